@@ -1,0 +1,1 @@
+"""Odeon desktop application (PySide6). Imports ``engine``; never imported by it."""

@@ -1,0 +1,1 @@
+"""Odeon engine: everything that runs without a screen (no Qt, no OpenGL)."""

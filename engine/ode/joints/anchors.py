@@ -1,0 +1,93 @@
+"""Python-side anchor and axis bookkeeping shared by joint handles.
+
+Anchors/axes are stored relative to the bodies (see
+:mod:`engine.ode.joints.common`); these helpers convert world values given
+to dJointSet*Anchor/Axis into that form and back, as ODE's setAnchors,
+setAxes, getAnchor, getAnchor2, getAxis and getAxis2 do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.ode.errors import ODEError
+
+
+def _frame(joint, slot: int):
+    b = int(joint.world.joints.body[joint.index, slot])
+    if b < 0:
+        return None
+    store = joint.world.bodies
+    return store.pos[b], store.R[b]
+
+
+def set_anchors(joint, p: np.ndarray, off1: int, off2: int) -> None:
+    """Store world point p as body-0 and body-1 (or world) anchors."""
+    f0 = _frame(joint, 0)
+    if f0 is None:
+        return
+    d = joint.d
+    d[off1:off1 + 3] = f0[1].T @ (p - f0[0])
+    f1 = _frame(joint, 1)
+    d[off2:off2 + 3] = p if f1 is None else f1[1].T @ (p - f1[0])
+
+
+def unit(axis: np.ndarray, function: str, argument: str = "x, y, z") -> np.ndarray:
+    n = float(np.linalg.norm(axis))
+    if n == 0:
+        raise ODEError(function, argument, "the axis must not be the zero vector")
+    return axis / n
+
+
+def set_axes(joint, axis: np.ndarray, off1: int | None, off2: int | None,
+             function: str) -> None:
+    """Store world direction ``axis`` (normalized) in body 0 / body 1 frames.
+
+    As ODE, the body-1 slot of a joint with no body 1 keeps the axis as given.
+    """
+    f0 = _frame(joint, 0)
+    if f0 is None:
+        return
+    u = unit(axis, function)
+    d = joint.d
+    if off1 is not None:
+        d[off1:off1 + 3] = f0[1].T @ u
+    if off2 is not None:
+        f1 = _frame(joint, 1)
+        d[off2:off2 + 3] = axis if f1 is None else f1[1].T @ u
+
+
+def get_anchor1(joint, off: int) -> np.ndarray:
+    """Body-0 anchor in world coordinates ((3,) zeros if unattached)."""
+    f0 = _frame(joint, 0)
+    if f0 is None:
+        return np.zeros(3)
+    return f0[1] @ joint.d[off:off + 3] + f0[0]
+
+
+def get_anchor2(joint, off: int) -> np.ndarray:
+    """Body-1 anchor in world coordinates (the stored world point if no body 1)."""
+    f1 = _frame(joint, 1)
+    if f1 is None:
+        return joint.d[off:off + 3].copy()
+    return f1[1] @ joint.d[off:off + 3] + f1[0]
+
+
+def get_axis1(joint, off: int) -> np.ndarray:
+    f0 = _frame(joint, 0)
+    if f0 is None:
+        return np.zeros(3)
+    return f0[1] @ joint.d[off:off + 3]
+
+
+def get_axis2(joint, off: int) -> np.ndarray:
+    f1 = _frame(joint, 1)
+    if f1 is None:
+        return joint.d[off:off + 3].copy()
+    return f1[1] @ joint.d[off:off + 3]
+
+
+def body_arrays(world) -> tuple:
+    """The body tuple B of :mod:`engine.ode.joints.layout` for Python-side kernel calls."""
+    s = world.bodies
+    return (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)

@@ -1,0 +1,104 @@
+"""Ball-and-socket joint: three rows keep the two anchors together.
+
+Record: ``anchor1`` (body-0 frame) at 0:3, ``anchor2`` (body-1 frame, or
+world) at 3:6, ``erp`` at 6, ``cfm`` at 7 (the joint's own ERP/CFM, set with
+dParamERP/dParamCFM; default the world's).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import dJointTypeBall, dParamCFM, dParamERP
+from engine.ode.joints.anchors import get_anchor1, get_anchor2, set_anchors
+from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.common import set_ball
+from engine.ode.joints.layout import ROW_CFM
+
+A1, A2, ERP, CFM = 0, 3, 6, 7
+
+
+class BallJoint(Joint):
+    TYPE = dJointTypeBall
+    NAME = "Ball"
+    __slots__ = ()
+
+    def init_record(self) -> None:
+        self.d[ERP] = self.world.erp
+        self.d[CFM] = self.world.cfm
+
+    def set_relative_values(self) -> None:
+        set_anchors(self, self.anchor(), A1, A2)
+
+    def anchor(self) -> np.ndarray:
+        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+
+    def anchor2(self) -> np.ndarray:
+        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+
+    # ball's only parameters are its own ERP and CFM
+    def _param_slot(self, function, parameter):
+        p = checks.integer(parameter, function, "parameter")
+        if p not in (dParamERP, dParamCFM):
+            from engine.ode.errors import ODEError
+            raise ODEError(function, "parameter", f"a Ball joint has no parameter {p:#x}")
+        return (ERP if p == dParamERP else CFM), p
+
+    def set_param(self, function, parameter, value):
+        slot, _ = self._param_slot(function, parameter)
+        self.d[slot] = checks.real(value, function, "value")
+
+    def get_param(self, function, parameter):
+        slot, _ = self._param_slot(function, parameter)
+        return float(self.d[slot])
+
+
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    return 3, 3
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    set_ball(d, A1, A2, b0, b1, B, wp, rows, r, d[ERP])
+    for k in range(3):
+        rows[ROW_CFM][r + k] = d[CFM]
+
+
+def dJointCreateBall(w, group=None) -> BallJoint:
+    return create_joint(BallJoint, w, group, "dJointCreateBall")
+
+
+def dJointSetBallAnchor(j, x: float, y: float, z: float) -> None:
+    joint = joint_of(j, "dJointSetBallAnchor", BallJoint)
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetBallAnchor"), A1, A2)
+
+
+def dJointSetBallAnchor2(j, x: float, y: float, z: float) -> None:
+    """Set only the body-1 anchor (world point), leaving anchor 1 as it is."""
+    joint = joint_of(j, "dJointSetBallAnchor2", BallJoint)
+    p = checks.xyz(x, y, z, "dJointSetBallAnchor2")
+    b1 = int(joint.world.joints.body[joint.index, 1])
+    if b1 >= 0:
+        store = joint.world.bodies
+        joint.d[A2:A2 + 3] = store.R[b1].T @ (p - store.pos[b1])
+    else:
+        joint.d[A2:A2 + 3] = p
+
+
+def dJointGetBallAnchor(j) -> np.ndarray:
+    return joint_of(j, "dJointGetBallAnchor", BallJoint).anchor()
+
+
+def dJointGetBallAnchor2(j) -> np.ndarray:
+    return joint_of(j, "dJointGetBallAnchor2", BallJoint).anchor2()
+
+
+def dJointSetBallParam(j, parameter: int, value: float) -> None:
+    joint_of(j, "dJointSetBallParam", BallJoint).set_param("dJointSetBallParam", parameter, value)
+
+
+def dJointGetBallParam(j, parameter: int) -> float:
+    return joint_of(j, "dJointGetBallParam", BallJoint).get_param("dJointGetBallParam", parameter)

@@ -1,0 +1,204 @@
+"""Joint limits and motors ("limot"): one block of a joint record per axis.
+
+A block holds the parameters ``dParamLoStop`` ... ``dParamStopCFM`` and the
+limit state. When the axis is powered (FMax > 0) or past a stop, it adds one
+constraint row along the axis:
+
+- powered, free: drive the relative velocity to Vel with force in [-FMax, FMax];
+- at a stop: push back with erp·fps·(penetration), one-sided force, plus
+  restitution (Bounce) of an incoming velocity;
+- powered at a stop: the stop row wins; the motor force is applied directly
+  to the bodies (scaled by the fudge factor when driving away from the stop).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.ode.constants import (dParamBounce, dParamCFM, dParamFMax, dParamFudgeFactor,
+                                  dParamHiStop, dParamLoStop, dParamStopCFM, dParamStopERP,
+                                  dParamVel)
+from engine.ode.joints.layout import (B_AVEL, B_FACC, B_LVEL, B_POS, B_TACC, ROW_C, ROW_CFM,
+                                      ROW_HI, ROW_J, ROW_LO, WP_FPS)
+from engine.ode.kernels.vec import cross3, dot3
+
+# offsets inside a limot block
+LM_LO = 0
+LM_HI = 1
+LM_VEL = 2
+LM_FMAX = 3
+LM_FUDGE = 4
+LM_NORMAL_CFM = 5
+LM_BOUNCE = 6
+LM_STOP_ERP = 7
+LM_STOP_CFM = 8
+LM_LIMIT = 9       # 0 free, 1 at the low stop, 2 at the high stop
+LM_LIMIT_ERR = 10  # how far past the stop (rad or m)
+LM_SIZE = 12
+
+_PARAM_OFFSET = {dParamLoStop: LM_LO, dParamHiStop: LM_HI, dParamVel: LM_VEL,
+                 dParamFMax: LM_FMAX, dParamFudgeFactor: LM_FUDGE, dParamBounce: LM_BOUNCE,
+                 dParamCFM: LM_NORMAL_CFM, dParamStopERP: LM_STOP_ERP,
+                 dParamStopCFM: LM_STOP_CFM}
+
+
+def limot_init(d: np.ndarray, off: int, erp: float, cfm: float) -> None:
+    """ODE's fresh limot: no stops, no motor, stop ERP/CFM from the world."""
+    d[off:off + LM_SIZE] = 0.0
+    d[off + LM_LO] = -math.inf
+    d[off + LM_HI] = math.inf
+    d[off + LM_FUDGE] = 1.0
+    d[off + LM_NORMAL_CFM] = cfm
+    d[off + LM_STOP_ERP] = erp
+    d[off + LM_STOP_CFM] = cfm
+
+
+def limot_set(d: np.ndarray, off: int, param: int, value: float) -> bool:
+    """Set parameter ``param`` (group-less dParam* index); False if it is not
+    a limot parameter. FMax < 0 and a fudge factor outside [0, 1] are ignored,
+    as ODE ignores them."""
+    slot = _PARAM_OFFSET.get(param)
+    if slot is None:
+        return False
+    if slot == LM_FMAX and value < 0:
+        return True
+    if slot == LM_FUDGE and not (0 <= value <= 1):
+        return True
+    d[off + slot] = value
+    return True
+
+
+def limot_get(d: np.ndarray, off: int, param: int) -> float | None:
+    """Value of parameter ``param``, or None if it is not a limot parameter."""
+    slot = _PARAM_OFFSET.get(param)
+    if slot is None:
+        return None
+    return float(d[off + slot])
+
+
+@njit(cache=True, nogil=True)
+def test_limit(d, off, position) -> bool:
+    """Record whether ``position`` (rad or m) is at or past a stop."""
+    if position <= d[off + LM_LO]:
+        d[off + LM_LIMIT] = 1.0
+        d[off + LM_LIMIT_ERR] = position - d[off + LM_LO]
+        return True
+    if position >= d[off + LM_HI]:
+        d[off + LM_LIMIT] = 2.0
+        d[off + LM_LIMIT_ERR] = position - d[off + LM_HI]
+        return True
+    d[off + LM_LIMIT] = 0.0
+    return False
+
+
+@njit(cache=True, nogil=True)
+def needs_row(d, off) -> bool:
+    """True when the axis is powered or at a stop (it then uses one row)."""
+    return d[off + LM_FMAX] > 0 or d[off + LM_LIMIT] != 0
+
+
+@njit(cache=True, nogil=True)
+def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
+    """Fill row ``r`` for the axis ``ax`` (world unit vector) if needed.
+
+    Returns the number of rows used (0 or 1). ``rotational`` selects the
+    angular (hinge-like) or linear (slider-like) part of the Jacobian.
+    """
+    powered = d[off + LM_FMAX] > 0
+    limit = int(d[off + LM_LIMIT])
+    if not powered and limit == 0:
+        return 0
+    J = rows[ROW_J]
+    lostop = d[off + LM_LO]
+    histop = d[off + LM_HI]
+    base = 3 if rotational else 0
+    J[r, base:base + 3] = ax
+    if b1 >= 0:
+        J[r, 6 + base:9 + base] = -ax
+    # linear axes between two bodies act at the midpoint of the body centres,
+    # so the pair of forces creates no torque couple
+    ltd = np.zeros(3)
+    if not rotational and b1 >= 0:
+        mid = 0.5 * (B[B_POS][b1] - B[B_POS][b0])
+        ltd = cross3(mid, ax)
+        J[r, 3:6] = ltd
+        J[r, 9:12] = ltd
+    if limit != 0 and lostop == histop:
+        powered = False
+    c = rows[ROW_C]
+    if powered:
+        rows[ROW_CFM][r] = d[off + LM_NORMAL_CFM]
+        if limit == 0:
+            c[r] = d[off + LM_VEL]
+            rows[ROW_LO][r] = -d[off + LM_FMAX]
+            rows[ROW_HI][r] = d[off + LM_FMAX]
+        else:
+            _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit)
+    if limit != 0:
+        c[r] = -wp[WP_FPS] * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
+        rows[ROW_CFM][r] = d[off + LM_STOP_CFM]
+        if lostop == histop:
+            rows[ROW_LO][r] = -math.inf
+            rows[ROW_HI][r] = math.inf
+        else:
+            if limit == 1:
+                rows[ROW_LO][r] = 0.0
+                rows[ROW_HI][r] = math.inf
+            else:
+                rows[ROW_LO][r] = -math.inf
+                rows[ROW_HI][r] = 0.0
+            _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit)
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit) -> None:
+    """A motor at a stop cannot be one LCP row; apply its force directly.
+
+    Driving into the stop uses the full FMax; driving away uses FMax scaled
+    by the fudge factor (ODE's approximation of the two-row problem).
+    """
+    vel = d[off + LM_VEL]
+    fm = d[off + LM_FMAX]
+    if vel > 0 or (vel == 0 and limit == 2):
+        fm = -fm
+    if (limit == 1 and vel > 0) or (limit == 2 and vel < 0):
+        fm *= d[off + LM_FUDGE]
+    f = fm * ax
+    if rotational:
+        if b1 >= 0:
+            B[B_TACC][b1] += f
+        B[B_TACC][b0] -= f
+    else:
+        if b1 >= 0:
+            B[B_TACC][b0] -= fm * ltd
+            B[B_TACC][b1] -= fm * ltd
+            B[B_FACC][b1] += f
+        B[B_FACC][b0] -= f
+
+
+@njit(cache=True, nogil=True)
+def _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit) -> None:
+    """Restitution at a stop: an incoming joint velocity v is answered with at
+    least -Bounce·v (only if that asks for more than the stop correction)."""
+    bounce = d[off + LM_BOUNCE]
+    if bounce <= 0:
+        return
+    vel_arr = B[B_AVEL] if rotational else B[B_LVEL]
+    v = dot3(vel_arr[b0], ax)
+    if b1 >= 0:
+        v -= dot3(vel_arr[b1], ax)
+    c = rows[ROW_C]
+    if limit == 1:
+        if v < 0:
+            newc = -bounce * v
+            if newc > c[r]:
+                c[r] = newc
+    else:
+        if v > 0:
+            newc = -bounce * v
+            if newc < c[r]:
+                c[r] = newc

@@ -1,0 +1,404 @@
+"""Projected Gauss-Seidel / SOR constraint solver used by ``dWorldQuickStep``.
+
+The problem
+-----------
+For one island of bodies and ``m`` constraint rows, QuickStep looks for
+constraint forces ``lam`` (one scalar per row) such that, after the
+semi-implicit velocity update
+
+    v' = v + h * M^-1 (f_ext + J^T lam)
+
+each row ``r`` satisfies the mixed complementarity conditions
+
+    w_r = (J v')_r / h - c_r / h + (cfm_r / h) * lam_r
+    lo_r <= lam_r <= hi_r,   lam_r = lo_r => w_r >= 0,
+                             lam_r = hi_r => w_r <= 0,  else w_r = 0.
+
+Writing ``A = J M^-1 J^T + diag(cfm / h)`` and
+``b = c / h - J (v / h + M^-1 f_ext)`` this is the boxed LCP
+``A lam = b (+ complementarity)``.  A friction row ``r`` with
+``findex[r] = n >= 0`` has no fixed box: its bounds are
+``+-|hi_r * lam_n|`` where ``hi_r`` holds the friction coefficient and
+``lam_n`` is the *current* value of the normal row it depends on.
+
+The method (ODE 0.16.2 quickstep, single threaded path)
+--------------------------------------------------------
+Gauss-Seidel on ``A lam = b`` updates one row at a time:
+``lam_r <- clamp(lam_r + (b_r - A_r lam) / A_rr)``; SOR multiplies the
+step by ``sor_w``.  ``A`` is never formed.  Instead the solver keeps, for
+every body, ``fc = M^-1 J^T lam`` (6 numbers: linear then angular velocity
+change per unit time), so that ``A_r lam = J_r fc + (cfm_r / h) lam_r``
+costs 12 multiplies and a row update changes ``fc`` by
+``delta * (M^-1 J_r^T)``.
+
+To move work out of the loop every row is pre-multiplied by
+``Ad_r = sor_w / A_rr``: ``J_r``, ``b_r`` and ``cfm_r / h`` are stored
+scaled, after which the relaxed step is simply
+``delta = b'_r - cfm'_r lam_r - J'_r . fc``.
+
+Rows are visited in an order list which initially holds the rows without
+a friction dependency (in index order) followed by the dependent rows (in
+index order).  Before sweeps 8, 16, 24, ... (never before sweep 0) the
+whole list is shuffled with a forward Fisher-Yates pass drawing
+``dRandInt(k + 1)`` for ``k = 1 .. m-1`` from ODE's global generator, so a
+call consumes ``(m - 1) * ((iterations - 1) // 8)`` draws (0 when
+``iterations == 0`` or ``m <= 1``).
+
+Bounds: fixed boxes always hold on exit.  A friction row is clamped with
+the normal force current at its visit; before the first reshuffle normals
+are visited first, so ``|lam_f| <= mu |lam_n|`` holds exactly on exit, but
+after a reshuffle the normal may still move later in the last sweep (the
+same as in ODE), so the cone holds only up to convergence.
+
+ODE 0.16.2 compiles warm starting out, so ``lam`` starts at zero there;
+here the caller passes the starting ``lam`` (zeros reproduce ODE).
+
+Arithmetic is written in the same association order as ODE's double
+precision build so that results track the C library closely.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode.rng import rand_int
+
+#: Random reshuffle period of the row order (sweeps 8, 16, ...).
+REORDER_PERIOD = 8
+
+# Scratch layout inside ``work`` (all float64), offsets in units of m.
+_W_JS = 0  # m x 12: rows of J scaled by Ad
+_W_IMJ = 12  # m x 12: rows of M^-1 J^T (body 1 part, body 2 part)
+_W_RHS = 24  # m: b scaled by Ad
+_W_CFM = 25  # m: cfm / h scaled by Ad
+_W_ORDER = 26  # m: row visiting order (row indices stored as floats)
+_W_TOTAL = 27
+
+
+@njit(cache=True, nogil=True)
+def sor_work_size(m: int, nb: int) -> int:
+    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``27 * m``.
+
+    ``nb`` is accepted for interface stability; per-body scratch lives in
+    the ``cforce`` output rows, so it does not add to the size.
+    """
+    return _W_TOTAL * m
+
+
+@njit(cache=True, nogil=True)
+def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray) -> None:
+    """Shuffle ``order[:n]`` in place the way QuickStep does it.
+
+    Forward Fisher-Yates: for ``k = 1 .. n-1`` swap entries ``k`` and
+    ``dRandInt(k + 1)``.  One generator draw per ``k``.
+    """
+    for k in range(1, n):
+        s = rand_int(rng_state, k + 1)
+        tmp = order[k]
+        order[k] = order[s]
+        order[s] = tmp
+
+
+@njit(cache=True, nogil=True)
+def _free_motion_terms(
+    bodies: np.ndarray,
+    invmass: np.ndarray,
+    invI: np.ndarray,
+    lvel: np.ndarray,
+    avel: np.ndarray,
+    facc: np.ndarray,
+    tacc: np.ndarray,
+    rh: float,
+    out: np.ndarray,
+) -> None:
+    """Store ``-(v / h + M^-1 f_ext)`` of every island body in ``out[b, 0:6]``.
+
+    Projected through ``J`` this is the part of ``b`` that comes from the
+    unconstrained motion (``rh`` is ``1 / h``; units 1/s^2 * length).
+    """
+    for i in range(bodies.shape[0]):
+        b = bodies[i]
+        im = invmass[b]
+        for k in range(3):
+            out[b, k] = -(facc[b, k] * im + lvel[b, k] * rh)
+        for k in range(3):
+            t = invI[b, k, 0] * tacc[b, 0] + invI[b, k, 1] * tacc[b, 1] + invI[b, k, 2] * tacc[b, 2]
+            out[b, 3 + k] = -(avel[b, k] * rh) - t
+
+
+@njit(cache=True, nogil=True)
+def _prepare_rows(
+    m: int,
+    J: np.ndarray,
+    jb: np.ndarray,
+    c: np.ndarray,
+    cfm: np.ndarray,
+    invmass: np.ndarray,
+    invI: np.ndarray,
+    free: np.ndarray,
+    rh: float,
+    sor_w: float,
+    work: np.ndarray,
+) -> None:
+    """Fill the scaled row data in ``work`` (see the module docstring).
+
+    For row r with bodies (b1, b2):
+      b_r     = c_r / h + J_r . free          (free = -(v/h + M^-1 f_ext))
+      iMJ_r   = [m1^-1 J1_lin, I1^-1 J1_ang, m2^-1 J2_lin, I2^-1 J2_ang]
+      A_rr    = iMJ_r . J_r + cfm_r / h
+      Ad_r    = sor_w / A_rr
+    and stores Ad_r * J_r, iMJ_r, Ad_r * b_r, Ad_r * cfm_r / h.
+    """
+    js = work[_W_JS * m:_W_IMJ * m]
+    imj = work[_W_IMJ * m:_W_RHS * m]
+    rhs = work[_W_RHS * m:_W_CFM * m]
+    cfs = work[_W_CFM * m:_W_ORDER * m]
+    for r in range(m):
+        b1 = jb[r, 0]
+        b2 = jb[r, 1]
+        o = 12 * r
+        # b_r: ODE scales c by 1/h first, then adds the projected free motion.
+        proj = 0.0
+        for k in range(6):
+            proj += J[r, k] * free[b1, k]
+        if b2 >= 0:
+            for k in range(6):
+                proj += J[r, 6 + k] * free[b2, k]
+        b_r = c[r] * rh
+        b_r += proj
+        cfm_r = cfm[r] * rh
+        # M^-1 J^T for each side of the row.
+        im1 = invmass[b1]
+        for k in range(3):
+            imj[o + k] = im1 * J[r, k]
+        for k in range(3):
+            imj[o + 3 + k] = (invI[b1, k, 0] * J[r, 3] + invI[b1, k, 1] * J[r, 4]
+                              + invI[b1, k, 2] * J[r, 5])
+        if b2 >= 0:
+            im2 = invmass[b2]
+            for k in range(3):
+                imj[o + 6 + k] = im2 * J[r, 6 + k]
+            for k in range(3):
+                imj[o + 9 + k] = (invI[b2, k, 0] * J[r, 9] + invI[b2, k, 1] * J[r, 10]
+                                  + invI[b2, k, 2] * J[r, 11])
+        else:
+            for k in range(6):
+                imj[o + 6 + k] = 0.0
+        # Diagonal of A and the relaxation factor.
+        diag = 0.0
+        for k in range(6):
+            diag += imj[o + k] * J[r, k]
+        if b2 >= 0:
+            for k in range(6):
+                diag += imj[o + 6 + k] * J[r, 6 + k]
+        ad = sor_w / (diag + cfm_r)
+        cfs[r] = cfm_r * ad
+        rhs[r] = b_r * ad
+        for k in range(6):
+            js[o + k] = J[r, k] * ad
+        if b2 >= 0:
+            for k in range(6):
+                js[o + 6 + k] = J[r, 6 + k] * ad
+        else:
+            for k in range(6):
+                js[o + 6 + k] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _initial_order(m: int, findex: np.ndarray, order: np.ndarray) -> None:
+    """Independent rows first, then rows whose bounds come from another row.
+
+    Both groups keep increasing row index; dependent rows therefore see the
+    normal force of the current sweep on the first pass.
+    """
+    n_free = 0
+    for r in range(m):
+        if findex[r] < 0:
+            n_free += 1
+    head = 0
+    tail = n_free
+    for r in range(m):
+        if findex[r] < 0:
+            order[head] = r
+            head += 1
+        else:
+            order[tail] = r
+            tail += 1
+
+
+@njit(cache=True, nogil=True)
+def _accumulate_fc(m: int, jb: np.ndarray, lam: np.ndarray, imj: np.ndarray,
+                   fc: np.ndarray) -> None:
+    """Add ``M^-1 J^T lam`` (row by row, in index order) to ``fc[b, 0:6]``."""
+    for r in range(m):
+        x = lam[r]
+        if x == 0.0:
+            continue
+        o = 12 * r
+        b1 = jb[r, 0]
+        for k in range(6):
+            fc[b1, k] += imj[o + k] * x
+        b2 = jb[r, 1]
+        if b2 >= 0:
+            for k in range(6):
+                fc[b2, k] += imj[o + 6 + k] * x
+
+
+@njit(cache=True, nogil=True)
+def _sweep(
+    m: int,
+    jb: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    findex: np.ndarray,
+    lam: np.ndarray,
+    fc: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """One projected SOR pass over all rows in the current order.
+
+    For row r (all quantities already scaled by Ad_r):
+      delta   = b'_r - cfm'_r lam_r - J'_r . fc
+      bounds  = [lo_r, hi_r], or +-|hi_r lam_n| if the row depends on n
+      lam_r   = clamp(lam_r + delta); delta is then the change actually made
+      fc     += delta * iMJ_r        (keeps fc == M^-1 J^T lam)
+    """
+    js = work[_W_JS * m:_W_IMJ * m]
+    imj = work[_W_IMJ * m:_W_RHS * m]
+    rhs = work[_W_RHS * m:_W_CFM * m]
+    cfs = work[_W_CFM * m:_W_ORDER * m]
+    order = work[_W_ORDER * m:_W_TOTAL * m]
+    for i in range(m):
+        r = int(order[i])
+        o = 12 * r
+        b1 = jb[r, 0]
+        b2 = jb[r, 1]
+        old = lam[r]
+        delta = rhs[r] - old * cfs[r]
+        delta -= (fc[b1, 0] * js[o] + fc[b1, 1] * js[o + 1] + fc[b1, 2] * js[o + 2]
+                  + fc[b1, 3] * js[o + 3] + fc[b1, 4] * js[o + 4] + fc[b1, 5] * js[o + 5])
+        if b2 >= 0:
+            delta -= (fc[b2, 0] * js[o + 6] + fc[b2, 1] * js[o + 7] + fc[b2, 2] * js[o + 8]
+                      + fc[b2, 3] * js[o + 9] + fc[b2, 4] * js[o + 10]
+                      + fc[b2, 5] * js[o + 11])
+        n = findex[r]
+        if n >= 0:
+            upper = abs(hi[r] * lam[n])
+            lower = -upper
+        else:
+            upper = hi[r]
+            lower = lo[r]
+        trial = old + delta
+        if trial < lower:
+            delta = lower - old
+            lam[r] = lower
+        elif trial > upper:
+            delta = upper - old
+            lam[r] = upper
+        else:
+            lam[r] = trial
+        for k in range(6):
+            fc[b1, k] += delta * imj[o + k]
+        if b2 >= 0:
+            for k in range(6):
+                fc[b2, k] += delta * imj[o + 6 + k]
+
+
+@njit(cache=True, nogil=True)
+def _constraint_wrench(m: int, J: np.ndarray, jb: np.ndarray, lam: np.ndarray,
+                       bodies: np.ndarray, cforce: np.ndarray) -> None:
+    """``cforce[b] = sum_r J_r(b)^T lam_r`` (force 0:3, torque 3:6) per island body."""
+    for i in range(bodies.shape[0]):
+        b = bodies[i]
+        for k in range(6):
+            cforce[b, k] = 0.0
+    for r in range(m):
+        x = lam[r]
+        b1 = jb[r, 0]
+        for k in range(6):
+            cforce[b1, k] += J[r, k] * x
+        b2 = jb[r, 1]
+        if b2 >= 0:
+            for k in range(6):
+                cforce[b2, k] += J[r, 6 + k] * x
+
+
+@njit(cache=True, nogil=True)
+def sor_lcp(
+    m: int,
+    J: np.ndarray,
+    jb: np.ndarray,
+    c: np.ndarray,
+    cfm: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    findex: np.ndarray,
+    bodies: np.ndarray,
+    invmass: np.ndarray,
+    invI: np.ndarray,
+    lvel: np.ndarray,
+    avel: np.ndarray,
+    facc: np.ndarray,
+    tacc: np.ndarray,
+    h: float,
+    iterations: int,
+    sor_w: float,
+    rng_state: np.ndarray,
+    lam: np.ndarray,
+    cforce: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """Solve one island's constraint forces with QuickStep's SOR-LCP method.
+
+    Arrays (row count m, island body count nb, global body count N):
+      J float64[m, 12]   rows [lin1, ang1, lin2, ang2] (unscaled; read only)
+      jb int32[m, 2]     global body indices; jb[r, 1] == -1 for one body
+      c float64[m]       joint rhs, velocity units (erp * fps * error + speed)
+      cfm float64[m]     joint cfm as given by the joints (not divided by h)
+      lo, hi float64[m]  bounds; for friction rows hi is the coefficient
+      findex int32[m]    -1 or the island-local row giving friction bounds
+      bodies int32[nb]   global indices of the island's bodies
+      invmass float64[N], invI float64[N, 3, 3] (world frame)
+      lvel, avel, facc, tacc float64[N, 3] (m/s, rad/s, N, N m)
+      rng_state uint64[1] ODE's generator state (advanced in place)
+      lam float64[m]     in: start value (zeros = ODE); out: forces (N or N m)
+      cforce float64[N, 6] out, rows of ``bodies`` only: sum_r J_r^T lam_r
+      work float64[>= sor_work_size(m, nb)] scratch
+
+    ``cforce`` is used as scratch during the solve (ODE's per-body ``fc``)
+    and finally holds the constraint wrench ``J^T lam``.  ODE itself adds
+    ``h * M^-1 J^T lam`` (its accumulated ``fc``) to the velocities and then
+    ``h * M^-1 f_ext``; the caller's ``v += h M^-1 (f_ext + cforce)`` is the
+    same update up to floating-point rounding.
+
+    Rows with ``A_rr == 0`` (a zero Jacobian row and zero cfm) give
+    non-finite values, exactly as in ODE.
+    """
+    if work.shape[0] < _W_TOTAL * m:
+        raise ValueError("sor_lcp: work array too small (need 27 * m)")
+    if m == 0:
+        for i in range(bodies.shape[0]):
+            for k in range(6):
+                cforce[bodies[i], k] = 0.0
+        return
+    rh = 1.0 / h
+    # 1) right-hand side terms of the free motion, temporarily in cforce.
+    _free_motion_terms(bodies, invmass, invI, lvel, avel, facc, tacc, rh, cforce)
+    # 2) scaled rows, M^-1 J^T and the relaxation factors.
+    _prepare_rows(m, J, jb, c, cfm, invmass, invI, cforce, rh, sor_w, work)
+    # 3) fc = M^-1 J^T lam for the starting lam (zero for ODE's cold start).
+    for i in range(bodies.shape[0]):
+        for k in range(6):
+            cforce[bodies[i], k] = 0.0
+    imj = work[_W_IMJ * m:_W_RHS * m]
+    _accumulate_fc(m, jb, lam, imj, cforce)
+    # 4) sweeps, with a random reshuffle of the order every REORDER_PERIOD.
+    order = work[_W_ORDER * m:_W_TOTAL * m]
+    _initial_order(m, findex, order)
+    for it in range(iterations):
+        if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
+            shuffle_order(order, m, rng_state)
+        _sweep(m, jb, lo, hi, findex, lam, cforce, work)
+    # 5) report the constraint wrench per body.
+    _constraint_wrench(m, J, jb, lam, bodies, cforce)

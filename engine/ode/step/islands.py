@@ -1,0 +1,181 @@
+"""Island discovery and auto-disable (compiled), in ODE's traversal order.
+
+Bodies are visited newest first (ODE keeps its body list head-inserted);
+from each enabled, unvisited body a depth-first walk over enabled joints
+collects one island. A body's joints are walked newest-attached first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode.bodystore import (BF_ALIVE, BF_AUTO_DISABLE, BF_DISABLED)
+from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED
+
+BF_AD_READY = 1 << 11   # auto-disable sample buffer full at least once
+
+
+@njit(cache=True, nogil=True)
+def build_adjacency(nbody, njoint, jbody, jflags, jattach):
+    """Per-body joint lists as CSR: ``start (nbody+1,)``, ``joint``, ``other``.
+
+    Entry k of body b's list is a joint and the body at its other end
+    (-1 for the environment), newest attachment first.
+    """
+    deg = np.zeros(nbody + 1, dtype=np.int64)
+    for j in range(njoint):
+        if jflags[j] & JF_ALIVE:
+            for k in range(2):
+                b = jbody[j, k]
+                if b >= 0:
+                    deg[b + 1] += 1
+    start = np.cumsum(deg)
+    fill = start[:-1].copy()
+    total = start[-1]
+    joint = np.empty(total, dtype=np.int64)
+    other = np.empty(total, dtype=np.int64)
+    keys = np.empty(njoint, dtype=np.int64)
+    for j in range(njoint):
+        keys[j] = -jattach[j] if jflags[j] & JF_ALIVE else 1
+    order = np.argsort(keys, kind="mergesort")
+    for t in range(njoint):
+        j = order[t]
+        if not jflags[j] & JF_ALIVE:
+            continue
+        for k in range(2):
+            b = jbody[j, k]
+            if b >= 0:
+                joint[fill[b]] = j
+                other[fill[b]] = jbody[j, 1 - k]
+                fill[b] += 1
+    return start, joint, other
+
+
+@njit(cache=True, nogil=True)
+def joint_is_enabled(j, jflags, jbody, invmass) -> bool:
+    """Enabled flag set and at least one attached body is dynamic (ODE's rule)."""
+    if not jflags[j] & JF_ENABLED:
+        return False
+    b0 = jbody[j, 0]
+    b1 = jbody[j, 1]
+    if b0 < 0:
+        return False
+    return invmass[b0] > 0 or (b1 >= 0 and invmass[b1] > 0)
+
+
+@njit(cache=True, nogil=True)
+def auto_disable(nbody, flags, lvel, avel, start, ad_lin2, ad_ang2, ad_steps, ad_time,
+                 ad_samples, ad_idle_steps, ad_idle_time, ad_index, ad_buf, h) -> None:
+    """ODE's auto-disable: sample velocities; a body whose average speeds stay
+    under the thresholds for the required steps and time is disabled and
+    stopped. Bodies with no joint at all are never disabled (not mid-air)."""
+    for b in range(nbody):
+        f = flags[b]
+        if not f & BF_ALIVE or start[b + 1] == start[b]:
+            continue
+        if (f & (BF_AUTO_DISABLE | BF_DISABLED)) != BF_AUTO_DISABLE:
+            continue
+        ns = ad_samples[b]
+        if ns == 0:
+            continue
+        k = ad_index[b]
+        if k >= ns:
+            k = 0
+            flags[b] &= ~BF_AD_READY
+        for i in range(3):
+            ad_buf[b, k, i] = lvel[b, i]
+            ad_buf[b, k, 3 + i] = avel[b, i]
+        k += 1
+        if k >= ns:
+            k = 0
+            flags[b] |= BF_AD_READY
+        ad_index[b] = k
+        idle = False
+        if flags[b] & BF_AD_READY:
+            idle = True
+            avg = ad_buf[b, 0].copy()
+            if ns > 1:
+                for s in range(1, ns):
+                    avg += ad_buf[b, s]
+                avg *= 1.0 / ns
+            lin2 = avg[0] * avg[0] + avg[1] * avg[1] + avg[2] * avg[2]
+            if lin2 > ad_lin2[b]:
+                idle = False
+            else:
+                ang2 = avg[3] * avg[3] + avg[4] * avg[4] + avg[5] * avg[5]
+                if ang2 > ad_ang2[b]:
+                    idle = False
+        if idle:
+            ad_idle_steps[b] -= 1
+            ad_idle_time[b] -= h
+        else:
+            ad_idle_steps[b] = ad_steps[b]
+            ad_idle_time[b] = ad_time[b]
+        if ad_idle_steps[b] <= 0 and ad_idle_time[b] <= 0:
+            flags[b] |= BF_DISABLED
+            lvel[b, :] = 0.0
+            avel[b, :] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def find_islands(nbody, flags, seq, start, adj_joint, adj_other, njoint, jbody, jflags, invmass):
+    """Partition enabled bodies and enabled joints into islands.
+
+    Returns ``(bodies, bstart, joints, jstart)``: island i's bodies are
+    ``bodies[bstart[i]:bstart[i+1]]``, its joints ``joints[jstart[i]:jstart[i+1]]``.
+    A disabled body reached through an enabled joint is enabled (auto-enable).
+    """
+    order_keys = np.empty(nbody, dtype=np.int64)
+    for b in range(nbody):
+        order_keys[b] = -seq[b] if flags[b] & BF_ALIVE else 1
+    order = np.argsort(order_keys, kind="mergesort")
+    btag = np.zeros(nbody, dtype=np.int64)
+    jtag = np.zeros(njoint, dtype=np.int64)
+    bodies = np.empty(nbody, dtype=np.int64)
+    joints = np.empty(njoint, dtype=np.int64)
+    bstart = np.zeros(nbody + 1, dtype=np.int64)
+    jstart = np.zeros(nbody + 1, dtype=np.int64)
+    stack = np.empty(nbody, dtype=np.int64)
+    nb = 0
+    nj = 0
+    ni = 0
+    for t in range(nbody):
+        bb = order[t]
+        if not flags[bb] & BF_ALIVE or btag[bb] != 0:
+            continue
+        if flags[bb] & BF_DISABLED:
+            btag[bb] = -1
+            continue
+        btag[bb] = 1
+        bodies[nb] = bb
+        nb += 1
+        sp = 0
+        b = bb
+        while True:
+            for e in range(start[b], start[b + 1]):
+                j = adj_joint[e]
+                if jtag[j] != 0:
+                    continue
+                if joint_is_enabled(j, jflags, jbody, invmass):
+                    jtag[j] = 1
+                    joints[nj] = j
+                    nj += 1
+                    o = adj_other[e]
+                    if o >= 0 and btag[o] <= 0:
+                        btag[o] = 1
+                        flags[o] &= ~BF_DISABLED
+                        stack[sp] = o
+                        sp += 1
+                else:
+                    jtag[j] = -1
+            if sp == 0:
+                break
+            sp -= 1
+            b = stack[sp]
+            bodies[nb] = b
+            nb += 1
+        ni += 1
+        bstart[ni] = nb
+        jstart[ni] = nj
+    return bodies, bstart[:ni + 1], joints, jstart[:ni + 1]

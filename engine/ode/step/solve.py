@@ -1,0 +1,99 @@
+"""The exact (dWorldStep) island solve: form the LCP and hand it to Dantzig.
+
+With M the block-diagonal mass matrix, fe the external forces and v the
+velocities, the constraint forces λ (force units) satisfy
+
+    A λ = rhs + w,   A = J M⁻¹ Jᵀ + diag(cfm / h),
+    rhs = c / h - J (v / h + M⁻¹ fe),
+
+with the box/friction bounds of each row; then v⁺ = v + h M⁻¹ (fe + Jᵀ λ).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode.solvers.lcp_dantzig import solve_boxed_lcp
+
+
+@njit(cache=True, nogil=True)
+def _jinvm(J, jb, invmass, invI):
+    """J M⁻¹ row by row, (m, 12)."""
+    m = J.shape[0]
+    out = np.zeros((m, 12))
+    for i in range(m):
+        for s in range(2):
+            b = jb[i, s]
+            if b < 0:
+                continue
+            o = 6 * s
+            im = invmass[b]
+            for k in range(3):
+                out[i, o + k] = J[i, o + k] * im
+            for k in range(3):
+                acc = 0.0
+                for t in range(3):
+                    acc += J[i, o + 3 + t] * invI[b, t, k]
+                out[i, o + 3 + k] = acc
+    return out
+
+
+@njit(cache=True, nogil=True)
+def exact_solve(J, c, cfm, lo, hi, findex, jb, nub, bodies, invmass, invI, lvel, avel,
+                facc, tacc, h, lam, cforce) -> None:
+    """Solve the island's LCP exactly; write λ (m,) and per-body Jᵀλ (N, 6)."""
+    m = J.shape[0]
+    rh = 1.0 / h
+    JinvM = _jinvm(J, jb, invmass, invI)
+    # A_ij = sum over the bodies row i and row j share of (J M⁻¹)_i · J_j
+    A = np.zeros((m, m))
+    for i in range(m):
+        for j in range(i, m):
+            acc = 0.0
+            for si in range(2):
+                bi = jb[i, si]
+                if bi < 0:
+                    continue
+                for sj in range(2):
+                    if jb[j, sj] == bi:
+                        oi = 6 * si
+                        oj = 6 * sj
+                        for k in range(6):
+                            acc += JinvM[i, oi + k] * J[j, oj + k]
+            A[i, j] = acc
+            A[j, i] = acc
+    for i in range(m):
+        A[i, i] += cfm[i] * rh
+    # tmp = v / h + M⁻¹ fe, per body (6,)
+    rhs = np.empty(m)
+    for i in range(m):
+        acc = c[i] * rh
+        for s in range(2):
+            b = jb[i, s]
+            if b < 0:
+                continue
+            o = 6 * s
+            for k in range(3):
+                t_lin = facc[b, k] * invmass[b] + lvel[b, k] * rh
+                acc -= J[i, o + k] * t_lin
+            for k in range(3):
+                t_ang = (invI[b, k, 0] * tacc[b, 0] + invI[b, k, 1] * tacc[b, 1]
+                         + invI[b, k, 2] * tacc[b, 2]) + avel[b, k] * rh
+                acc -= J[i, o + 3 + k] * t_ang
+        rhs[i] = acc
+    w = np.zeros(m)
+    x = np.zeros(m)
+    lo2 = lo.copy()
+    hi2 = hi.copy()
+    fi = findex.astype(np.int32)
+    solve_boxed_lcp(m, A, x, rhs, w, nub, lo2, hi2, fi)
+    lam[:m] = x
+    for b in bodies:
+        cforce[b, :] = 0.0
+    for i in range(m):
+        for s in range(2):
+            b = jb[i, s]
+            if b >= 0:
+                for k in range(6):
+                    cforce[b, k] += J[i, 6 * s + k] * x[i]

@@ -1,0 +1,162 @@
+"""dWorldStep and dWorldQuickStep: the whole step as one compiled pipeline.
+
+Stages (brax-style, one function each): auto-disable -> islands -> for each
+island: body preparation (world inertia, gravity, gyroscopic term) -> rows
+(info1/info2) -> solve (Dantzig or SOR) -> joint feedback -> velocity update
+-> position update (dxStepBody) -> force accumulators cleared.
+The kernel releases the GIL; Python only checks arguments, copies joint
+feedback into dJointFeedback objects and calls moved callbacks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.errors import ODEError
+from engine.ode.joints.layout import (WP_CFM, WP_ERP, WP_FPS, WP_H, WP_LAYER,
+                                      WP_MAX_VEL, WP_SIZE)
+from engine.ode.rng import RNG_STATE
+from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
+from engine.ode.step.assemble import build_rows
+from engine.ode.step.integrate import prepare_body, step_body
+from engine.ode.step.islands import auto_disable, build_adjacency, find_islands
+from engine.ode.step.solve import exact_solve
+from engine.ode.world import World, world_of
+
+
+@njit(cache=True, nogil=True)
+def _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows) -> None:
+    """Per joint: f1, t1, f2, t2 = J_bodyᵀ λ over its rows; remember λ."""
+    for k in range(order.shape[0]):
+        j = js[order[k]]
+        r0 = offsets[k]
+        r1 = offsets[k + 1]
+        jfeedback[j, :] = 0.0
+        jnrows[j] = r1 - r0
+        for i in range(r0, r1):
+            x = lam[i]
+            jlam[j, i - r0] = x
+            for t in range(12):
+                jfeedback[j, t] += J[i, t] * x
+
+
+@njit(cache=True, nogil=True)
+def step_kernel(quick, h, wp, gravity, iterations, sor_w, nbody, bflags, bseq, B, mass, I_body,
+                invI_body, invI_world, damping, ad, njoint, jtype, jbody, jflags, jattach,
+                jdata, jidata, jfeedback, jlam, jnrows, rng_state):
+    """One step of the whole world. Returns the number of islands stepped."""
+    pos, R, q, lvel, avel, facc, tacc, invmass = B
+    max_ang, frot_axis, lin_damp, ang_damp, lin_thr2, ang_thr2 = damping
+    ad_lin2, ad_ang2, ad_steps, ad_time, ad_samples, ad_idle_steps, ad_idle_time, ad_index, \
+        ad_buf = ad
+    start, adj_joint, adj_other = build_adjacency(nbody, njoint, jbody, jflags, jattach)
+    auto_disable(nbody, bflags, lvel, avel, start, ad_lin2, ad_ang2, ad_steps, ad_time,
+                 ad_samples, ad_idle_steps, ad_idle_time, ad_index, ad_buf, h)
+    bodies, bstart, joints, jstart = find_islands(nbody, bflags, bseq, start, adj_joint,
+                                                  adj_other, njoint, jbody, jflags, invmass)
+    ni = bstart.shape[0] - 1
+    cforce = np.zeros((nbody, 6))
+    for isl in range(ni):
+        ib = bodies[bstart[isl]:bstart[isl + 1]]
+        js = joints[jstart[isl]:jstart[isl + 1]]
+        for b in ib:
+            prepare_body(b, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
+                         invI_body, invI_world)
+        order, offsets, J, c, cfm, lo, hi, findex, jb, nub = build_rows(
+            js, jtype, jbody, jflags, jdata, jidata, B, wp, not quick)
+        m = J.shape[0]
+        if m > 0:
+            lam = np.zeros(m)
+            if quick:
+                work = np.empty(sor_work_size(m, ib.shape[0]))
+                sor_lcp(m, J, jb.astype(np.int32), c, cfm, lo, hi, findex.astype(np.int32),
+                        ib.astype(np.int32), invmass, invI_world, lvel, avel, facc, tacc, h,
+                        iterations, sor_w, rng_state, lam, cforce, work)
+            else:
+                exact_solve(J, c, cfm, lo, hi, findex, jb, nub, ib, invmass, invI_world,
+                            lvel, avel, facc, tacc, h, lam, cforce)
+            _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows)
+        for b in ib:
+            # v += h M⁻¹ (fe + Jᵀλ)
+            imh = invmass[b] * h
+            for k in range(3):
+                if m > 0:
+                    lvel[b, k] += (cforce[b, k] + facc[b, k]) * imh
+                else:
+                    lvel[b, k] += facc[b, k] * imh
+            acc = np.empty(3)
+            for k in range(3):
+                acc[k] = ((cforce[b, 3 + k] if m > 0 else 0.0) + tacc[b, k]) * h
+            for k in range(3):
+                avel[b, k] += (invI_world[b, k, 0] * acc[0] + invI_world[b, k, 1] * acc[1]
+                               + invI_world[b, k, 2] * acc[2])
+            step_body(b, h, bflags, pos, q, R, lvel, avel, max_ang, frot_axis, lin_damp,
+                      ang_damp, lin_thr2, ang_thr2)
+            facc[b, :] = 0.0
+            tacc[b, :] = 0.0
+    return ni
+
+
+def _world_params(world: World, h: float) -> np.ndarray:
+    wp = np.empty(WP_SIZE)
+    wp[WP_FPS] = 1.0 / h
+    wp[WP_ERP] = world.erp
+    wp[WP_CFM] = world.cfm
+    wp[WP_MAX_VEL] = world.max_correcting_vel
+    wp[WP_LAYER] = world.surface_layer
+    wp[WP_H] = h
+    return wp
+
+
+def run_step(world: World, h: float, quick: bool) -> int:
+    """Step ``world`` by ``h`` seconds with the chosen stepper."""
+    s = world.bodies
+    jt = world.joints
+    n = s.count
+    if world.invI_world.shape[0] < s.capacity:
+        world.invI_world = np.zeros((s.capacity, 3, 3))
+    B = (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
+    damping = (s.max_ang_speed, s.frot_axis, s.lin_damp, s.ang_damp, s.lin_damp_thr2,
+               s.ang_damp_thr2)
+    ad = (s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples, s.ad_idle_steps,
+          s.ad_idle_time, s.ad_sample_index, s.ad_buf)
+    ni = step_kernel(quick, h, _world_params(world, h), world.gravity, world.qs_iterations,
+                     world.qs_w, n, s.flags, s.seq, B, s.mass, s.I, s.invI, world.invI_world,
+                     damping, ad, jt.count, jt.type, jt.body, jt.flags, jt.attach_seq,
+                     jt.data, jt.idata, jt.feedback, jt.lam, jt.nrows, RNG_STATE)
+    for idx, joint in world.feedback_joints.items():
+        fb = joint.feedback
+        row = jt.feedback[idx]
+        fb.f1 = row[0:3].copy()
+        fb.t1 = row[3:6].copy()
+        fb.f2 = row[6:9].copy()
+        fb.t2 = row[9:12].copy()
+    for body in list(world.moved_callbacks.values()):
+        body.moved_callback(body)
+    return ni
+
+
+def _check_step(w, stepsize, function: str) -> tuple[World, float]:
+    world = world_of(w, function)
+    h = checks.real(stepsize, function, "stepsize")
+    if not h > 0:
+        raise ODEError(function, "stepsize", f"must be > 0, got {h}")
+    return world, h
+
+
+def dWorldStep(w: World, stepsize: float) -> int:
+    """Step the world by ``stepsize`` s with the exact (Dantzig LCP) solver. Returns 1."""
+    world, h = _check_step(w, stepsize, "dWorldStep")
+    run_step(world, h, False)
+    return 1
+
+
+def dWorldQuickStep(w: World, stepsize: float) -> int:
+    """Step the world by ``stepsize`` s with the iterative SOR solver. Returns 1."""
+    world, h = _check_step(w, stepsize, "dWorldQuickStep")
+    run_step(world, h, True)
+    return 1
+
+
