@@ -23,10 +23,24 @@ import importlib
 
 #: Modules whose public ODE names make up the flat API, in dependency order.
 _API_MODULES = (
-    "engine.ode.constants", "engine.ode.errors", "engine.ode.structs", "engine.ode.rng",
+    "engine.ode.constants", "engine.ode.errors", "engine.ode.library", "engine.ode.structs",
+    "engine.ode.rng",
     "engine.ode.rotation", "engine.ode.odemath", "engine.ode.mass", "engine.ode.world",
     "engine.ode.body", "engine.ode.joints.base", "engine.ode.joints.ball",
-    "engine.ode.joints.hinge", "engine.ode.step.stepper",
+    "engine.ode.joints.hinge",
+    # @api-modules (one line per joint module goes right below)
+    "engine.ode.joints.hinge2", "engine.ode.joints.pr", "engine.ode.joints.pu",
+    "engine.ode.joints.piston",
+    "engine.ode.joints.amotor", "engine.ode.joints.dball", "engine.ode.joints.dhinge",
+    "engine.ode.joints.transmission",
+    "engine.ode.joints.slider",
+    "engine.ode.joints.universal",
+    "engine.ode.joints.fixed",
+    "engine.ode.joints.plane2d",
+    "engine.ode.joints.null",
+    "engine.ode.joints.lmotor",
+    "engine.ode.joints.contact",
+    "engine.ode.step.stepper", "engine.ode.export_dif",
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",

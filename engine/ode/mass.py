@@ -71,12 +71,12 @@ class dMass:
         self._c = a[:3].copy()
 
     @property
-    def I(self) -> np.ndarray:
+    def I(self) -> np.ndarray:  # noqa: E743 (C's field name)
         """Inertia (12,) about the point of reference, 3x4 row-major [kg m^2]."""
         return self._I
 
     @I.setter
-    def I(self, value: Any) -> None:
+    def I(self, value: Any) -> None:  # noqa: E743
         a = np.array(value, dtype=np.float64)
         if a.size == 12:
             self._I = a.reshape(-1).copy()

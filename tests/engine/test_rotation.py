@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 
 from engine.ode.errors import ODEError
 from engine.ode.rotation import (
+    R_to_q,
     as_rotation3,
     as_vector,
     dDQfromW,
-    dQfromR,
     dQFromAxisAndAngle,
+    dQfromR,
     dQMultiply0,
     dQMultiply1,
     dQMultiply2,
@@ -37,7 +38,6 @@ from engine.ode.rotation import (
     q_mul0,
     q_normalize,
     q_to_R,
-    R_to_q,
     rotation12,
     w_to_dq,
 )
@@ -267,7 +267,9 @@ def test_quaternion_product_variants_are_conjugations(b, c):
 @given(st.tuples(finite, finite, finite, finite, finite, finite))
 def test_two_axes_columns(v):
     a, b = np.array(v[:3]), np.array(v[3:])
-    if np.linalg.norm(a) < 1e-3 or np.linalg.norm(np.cross(a, b)) < 1e-3 * np.linalg.norm(a):
+    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+    # (nearly) parallel axes lose accuracy in Gram-Schmidt as ODE does it: skip them
+    if na < 1e-3 or nb < 1e-3 or np.linalg.norm(np.cross(a, b)) < 1e-2 * na * nb:
         return
     R = R3(dRFrom2Axes(*a, *b))
     assert_rotation(rotation12(R))

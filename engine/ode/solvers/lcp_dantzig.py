@@ -149,26 +149,23 @@ def _direction(
     i: int,
     nc: int,
     cidx: np.ndarray,
-    L: np.ndarray,
-    dinv: np.ndarray,
-    dell: np.ndarray,
-    ell: np.ndarray,
-    tmp: np.ndarray,
+    fact: tuple,
     dx: np.ndarray,
     sgn: float,
     terms_only: bool,
 ) -> None:
     """Set ``dx[:nc]`` (by position) for driving row i; with terms_only just dell, ell."""
+    L, lstart, diag, dinv, dell, ell, tmp = fact
     if nc == 0:
         return
     for j in range(nc):
         dell[j] = A[i, cidx[j]]
-    row_terms(L, dinv, nc, dell, ell)
+    row_terms(L, lstart, dinv, nc, dell, ell)
     if terms_only:
         return
     for j in range(nc):
         tmp[j] = ell[j]
-    solve_unit_lower_t(L, nc, tmp)
+    solve_unit_lower_t(L, lstart, nc, tmp)
     for j in range(nc):
         dx[cidx[j]] = -sgn * tmp[j]
 
@@ -181,8 +178,8 @@ def _response(
 ) -> None:
     """Set ``dw[nc:nc+nn]`` and ``dw[i]`` (float64[n]) from ``dx[:nc]``."""
     for k in range(nc, nc + nn):
-        dw[k] = dot_row(A, k, dx, nc) + sgn * A[i, k]
-    dw[i] = dot_row(A, i, dx, nc) + sgn * A[i, i]
+        dw[k] = dot_row(A, k, dx, 0, nc) + sgn * A[i, k]
+    dw[i] = dot_row(A, i, dx, 0, nc) + sgn * A[i, i]
 
 
 # Longest step s >= 0 along (dx, dw) before an event; the first candidate in
@@ -225,7 +222,7 @@ def _step_length(
         s = x[i] - lo[i]
         cmd = _CMD_I_TO_LO
     for k in range(nc, nc + nn):
-        if (dw[k] < 0.0) if upper[k] else (dw[k] < 0.0):
+        if (dw[k] > 0.0) if upper[k] else (dw[k] < 0.0):
             if lo[k] == 0.0 and hi[k] == 0.0:
                 continue
             s2 = -w[k] / dw[k]
@@ -253,8 +250,9 @@ def _step_length(
 # Moving indexes between the sets
 # ---------------------------------------------------------------------------
 # The factorization tuple is
-#     fact = (L, diag, dinv, dell, ell, tmp)
-# with L float64[n, n] and the others float64[n] (see lcp_ldlt).
+#     fact = (L, lstart, diag, dinv, dell, ell, tmp)
+# with L float64[n, n], lstart int64[n] and the others float64[n] (see
+# lcp_ldlt; dell, ell and tmp are scratch vectors).
 
 
 # Row k (the driving row, or a member of N) joins C.  Its factor row is
@@ -267,12 +265,12 @@ def _join_clamped(
     fresh_terms: bool,
 ) -> None:
     """Add position k (>= nc) to C, which grows to nc + 1 members."""
-    L, diag, dinv, dell, ell, tmp = fact
+    L, lstart, diag, dinv, dell, ell, tmp = fact
     if fresh_terms:
         for j in range(nc):
             dell[j] = A[k, cidx[j]]
-        row_terms(L, dinv, nc, dell, ell)
-    append_row(L, diag, dinv, nc, dell, ell, A[k, k])
+        row_terms(L, lstart, dinv, nc, dell, ell)
+    append_row(L, lstart, diag, dinv, nc, dell, ell, A[k, k])
     _swap_problem(A, n, nc, k, prob)
     cidx[nc] = nc
 
@@ -290,11 +288,11 @@ def _leave_clamped(
 
     ``scratch``: float64[n] (with ``fact``'s dell and ell, free at this point).
     """
-    L, diag, dinv, dell, ell, tmp = fact
+    L, lstart, diag, dinv, dell, ell, tmp = fact
     j = 0
     while cidx[j] != k:
         j += 1
-    remove_row(L, diag, dinv, nc, j, dell, scratch)
+    remove_row(L, lstart, diag, dinv, nc, j, dell, scratch)
     for t in range(j, nc - 1):
         cidx[t] = cidx[t + 1]
     last = nc - 1
@@ -324,14 +322,13 @@ def _drive(
 ) -> tuple[bool, int, int, int]:
     """Drive row i (= nc + nn) into its set; see the comment above."""
     x, b, w, lo, hi, findex, perm, upper = prob
-    L, diag, dinv, dell, ell, tmp = fact
     while True:
         if budget <= 0:
             return False, nc, nn, budget
         budget -= 1
         positive = w[i] <= 0.0
         sgn = 1.0 if positive else -1.0
-        _direction(A, i, nc, cidx, L, dinv, dell, ell, tmp, dx, sgn, False)
+        _direction(A, i, nc, cidx, fact, dx, sgn, False)
         _response(A, i, nc, nn, dx, dw, sgn)
         s, cmd, si = _step_length(i, nub, nc, nn, positive, x, w, lo, hi, upper, dx, dw)
         if s <= 0.0 or s == np.inf:
@@ -425,7 +422,7 @@ def _pivot_rows(
 ) -> bool:
     """Process rows nub..n-1 in turn (C = [0, nub) on entry); False on failure."""
     x, b, w, lo, hi, findex, perm, upper = prob
-    tmp = fact[5]
+    tmp = fact[6]
     nc = nub
     nn = 0
     budget = PIVOTS_PER_ROW * n + PIVOTS_EXTRA
@@ -435,7 +432,7 @@ def _pivot_rows(
             _set_friction_bounds(n, i, prob, tmp)
             friction_ready = True
         # x is zero beyond i, so w_i = A[i, C u N] x - b_i.
-        w[i] = dot_row(A, i, x, i) - b[i]
+        w[i] = dot_row(A, i, x, 0, i) - b[i]
         if lo[i] == 0.0 and w[i] >= 0.0:
             upper[i] = False
             nn += 1
@@ -444,7 +441,7 @@ def _pivot_rows(
             nn += 1
         elif w[i] == 0.0:
             # Already on the C segment (lo < 0 < hi here).
-            _direction(A, i, nc, cidx, fact[0], fact[2], fact[3], fact[4], tmp, dx, 1.0, True)
+            _direction(A, i, nc, cidx, fact, dx, 1.0, True)
             _join_clamped(A, n, i, nc, cidx, prob, fact, False)
             nc += 1
         else:
@@ -490,19 +487,18 @@ def solve_boxed_lcp(
     if n <= 0:
         return True
     L = np.empty((n, n))
+    lstart = np.empty(n, dtype=np.int64)
     work = np.empty((7, n))
-    fact = (L, work[0], work[1], work[2], work[3], work[4])
-    dx = work[5]
-    dw = work[6]
-    tmp = work[4]
+    diag, dinv, dell, ell, tmp, dx, dw = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
+    fact = (L, lstart, diag, dinv, dell, ell, tmp)
     for k in range(n):
         x[k] = 0.0
         w[k] = 0.0
     if nub >= n:
-        factor_leading_block(A, n, L, work[0], work[1], work[2], work[3])
+        factor_leading_block(A, n, L, lstart, diag, dinv, dell, ell)
         for k in range(n):
             x[k] = b[k]
-        solve_factored(L, work[1], n, x)
+        solve_factored(L, lstart, dinv, n, x)
         return True
     perm = np.arange(n)
     cidx = np.empty(n, dtype=np.int64)
@@ -510,11 +506,11 @@ def solve_boxed_lcp(
     prob = (x, b, w, lo, hi, findex, perm, upper)
     nub = _gather_unbounded(A, n, max(nub, 0), prob)
     if nub > 0:
-        factor_leading_block(A, nub, L, work[0], work[1], work[2], work[3])
+        factor_leading_block(A, nub, L, lstart, diag, dinv, dell, ell)
         for k in range(nub):
             x[k] = b[k]
             cidx[k] = k
-        solve_factored(L, work[1], nub, x)
+        solve_factored(L, lstart, dinv, nub, x)
     _friction_rows_last(A, n, nub, prob)
     ok = _pivot_rows(A, n, nub, cidx, prob, fact, dx, dw)
     _unpermute(perm, n, x, tmp)

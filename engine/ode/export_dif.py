@@ -1,0 +1,113 @@
+"""dWorldExportDIF: write a world's state as text in the Dynamics Interchange
+Format's Lua-like syntax (world parameters, every body, every joint).
+
+Joint fields are found through the flat API by ODE's naming convention:
+every ``dJointGet<Name><Field>(j)`` getter of the joint's type that takes
+only the joint (anchors, axes, angles, positions, distances...) and every
+limit/motor parameter of its groups.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TextIO
+
+import numpy as np
+
+from engine.ode.errors import ODEError
+from engine.ode.world import World, world_of
+
+_PARAM_NAMES = ("LoStop", "HiStop", "Vel", "FMax", "FudgeFactor", "Bounce", "CFM",
+                "StopERP", "StopCFM", "SuspensionERP", "SuspensionCFM")
+
+
+def _fmt(v) -> str:
+    if isinstance(v, np.ndarray) or isinstance(v, (list, tuple)):
+        return "{" + ",".join(_fmt(x) for x in np.ravel(v)) + "}"
+    if isinstance(v, (float, np.floating)):
+        return repr(float(v))
+    return str(v)
+
+
+def _joint_fields(api, joint) -> list[tuple[str, object]]:
+    prefix = f"dJointGet{joint.NAME}"
+    fields = []
+    for name in sorted(dir(api)):
+        if not name.startswith(prefix) or name.endswith("Param"):
+            continue
+        fn = getattr(api, name)
+        try:
+            n_args = len(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            continue
+        if n_args != 1:
+            continue
+        try:
+            fields.append((name[len(prefix):], fn(joint)))
+        except ODEError:
+            continue
+    getter = getattr(api, f"{prefix}Param", None)
+    if getter is not None and joint.LIMOTS:
+        for g in range(len(joint.LIMOTS)):
+            for pname in _PARAM_NAMES:
+                code = api.__dict__[f"dParam{pname}"] + 0x100 * g
+                suffix = "" if g == 0 else str(g + 1)
+                try:
+                    fields.append((pname + suffix, getter(joint, code)))
+                except ODEError:
+                    continue
+    return fields
+
+
+def dWorldExportDIF(w: World, file: TextIO | str, world_name: str) -> None:
+    """Write world ``w`` to ``file`` (an open text file or a path), naming it
+    ``world_name``."""
+    from engine import ode as api
+
+    world = world_of(w, "dWorldExportDIF")
+    if not isinstance(world_name, str):
+        raise ODEError("dWorldExportDIF", "world_name", "must be a string")
+    if isinstance(file, str):
+        with open(file, "w", encoding="utf-8") as fh:
+            _write(api, world, fh, world_name)
+    elif hasattr(file, "write"):
+        _write(api, world, file, world_name)
+    else:
+        raise ODEError("dWorldExportDIF", "file", "expected a text file or a path")
+
+
+def _write(api, world: World, out: TextIO, name: str) -> None:
+    out.write(f"-- Dynamics Interchange Format v0.1\n\n{name}world = dynamics.world {{\n")
+    out.write(f"  gravity = {_fmt(world.gravity)},\n")
+    out.write(f"  ODE = {{\n    ERP = {world.erp!r},\n    CFM = {world.cfm!r},\n")
+    ad = world.autodisable
+    out.write(f"    auto_disable = {{\n      linear_threshold = {ad.lin_thr!r},\n"
+              f"      angular_threshold = {ad.ang_thr!r},\n      average_samples = {ad.samples},\n"
+              f"      idle_time = {ad.time!r},\n      idle_steps = {ad.steps},\n    }},\n  }},\n}}\n")
+    index = {}
+    for b in world.bodies.handles:
+        if b is None:
+            continue
+        k = len(index) + 1
+        index[b.index] = k
+        m = api.dBodyGetMass(b)
+        out.write(f"{name}body[{k}] = dynamics.body {{\n  world = {name}world,\n"
+                  f"  pos = {_fmt(api.dBodyGetPosition(b))},\n  q = {_fmt(api.dBodyGetQuaternion(b))},\n"
+                  f"  lvel = {_fmt(api.dBodyGetLinearVel(b))},\n  avel = {_fmt(api.dBodyGetAngularVel(b))},\n"
+                  f"  mass = {m.mass!r},\n  I = {_fmt(m.I.reshape(3, 4)[:, :3])},\n"
+                  f"  ODE = {{\n    disabled = {int(not api.dBodyIsEnabled(b))},\n"
+                  f"    gravity_mode = {api.dBodyGetGravityMode(b)},\n  }},\n}}\n")
+    k = 0
+    for j in world.joints.handles:
+        if j is None:
+            continue
+        k += 1
+        bodies = []
+        for slot in (0, 1):
+            bb = api.dJointGetBody(j, slot)
+            bodies.append("0" if bb is None else f"{name}body[{index[bb.index]}]")
+        out.write(f"{name}joint[{k}] = dynamics.{j.NAME.lower()}_joint {{\n  world = {name}world,\n"
+                  f"  body = {{{','.join(bodies)}}},\n")
+        for field, value in _joint_fields(api, j):
+            out.write(f"  {field} = {_fmt(value)},\n")
+        out.write("}\n")

@@ -1,0 +1,372 @@
+"""Contact joint: keeps two bodies (or a body and the static world) from
+inter-penetrating at one contact point, with friction, bounce, soft contact,
+surface motion, force-dependent slip and rolling friction.
+
+Record (``d``, float64): the surface parameters at 0:14 (``mu``, ``mu2``,
+``rho``, ``rho2``, ``rhoN``, ``bounce_vel`` then ``bounce``, ``soft_erp``,
+``soft_cfm``, ``motion1``, ``motion2``, ``motionN``, ``slip1``, ``slip2``),
+``depth`` (m) at 14, contact ``pos`` (world, m) 15:18, ``normal`` (world,
+unit, pointing into body 1 as given by the collider) 18:21, ``fdir1``
+(world) 21:24. Integers (``di``): surface ``mode`` at 0, the row count of
+the last info1 at 1. The contact's geoms ``g1``/``g2`` stay on the handle.
+
+Rows, in order (each only when its condition holds):
+
+0. normal: ``J·v >= rhs`` with λ in [0, inf); rhs = min(erp·fps·(depth -
+   surface layer)⁺ + motionN, max correcting vel), raised to the bounce
+   velocity when the approach speed exceeds ``bounce_vel``; cfm soft_cfm.
+1. friction along t1 (``fdir1`` or the plane space of the normal), λ in
+   [-mu, mu] (``Approx1_1``: times the normal force), rhs ``motion1``,
+   cfm ``slip1``.
+2. friction along t2 = normal x t1, coefficient ``mu2`` (``Mu2``/``AxisDep``)
+   or ``mu``; rhs ``motion2``, cfm ``slip2``.
+3-5. rolling about t1, t2 and spinning about the normal (``Rolling``),
+   coefficients ``rho`` (all three) or ``rho``, ``rho2``, ``rhoN``
+   (``AxisDep``); proportional to the normal force with ``Approx1_1``,
+   ``Approx1_2``, ``Approx1_N``.
+
+As ODE 0.16.2 does, info1 counts a rolling row for a coefficient of exactly
+0 that info2 then leaves empty (J = 0), and clamps negative coefficients to
+0 in the record.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import (
+    dContactApprox1_1,
+    dContactApprox1_2,
+    dContactApprox1_N,
+    dContactAxisDep,
+    dContactBounce,
+    dContactFDir1,
+    dContactMotion1,
+    dContactMotion2,
+    dContactMotionN,
+    dContactRolling,
+    dContactSlip1,
+    dContactSlip2,
+    dContactSoftCFM,
+    dContactSoftERP,
+    dJointTypeContact,
+)
+from engine.ode.errors import ODEError
+from engine.ode.joints.base import Joint, _destroy, _group_of
+from engine.ode.joints.layout import (
+    B_AVEL,
+    B_LVEL,
+    B_POS,
+    JF_REVERSE,
+    ROW_C,
+    ROW_CFM,
+    ROW_FINDEX,
+    ROW_HI,
+    ROW_J,
+    ROW_LO,
+    WP_ERP,
+    WP_FPS,
+    WP_LAYER,
+    WP_MAX_VEL,
+)
+from engine.ode.kernels.vec import plane_space
+from engine.ode.world import World, world_of
+
+# float record offsets
+MU, MU2, RHO, RHO2, RHON, BOUNCE_VEL = 0, 1, 2, 3, 4, 5
+BOUNCE, SOFT_ERP, SOFT_CFM, MOTION1, MOTION2, MOTIONN, SLIP1, SLIP2 = 6, 7, 8, 9, 10, 11, 12, 13
+DEPTH, POS, NORMAL, FDIR1 = 14, 15, 18, 21
+N_FIELDS = 24
+# int record offsets
+I_MODE, I_ROWS = 0, 1
+
+_FN = "dJointCreateContact"
+# surface fields in record order (the first six may be infinite)
+_SURFACE_ORDER = ("mu", "mu2", "rho", "rho2", "rhoN", "bounce_vel", "bounce", "soft_erp",
+                  "soft_cfm", "motion1", "motion2", "motionN", "slip1", "slip2")
+
+
+class ContactJoint(Joint):
+    """A contact joint handle; ``g1``, ``g2`` are the contact's geoms (or None)."""
+
+    TYPE = dJointTypeContact
+    NAME = "Contact"
+    __slots__ = ("g1", "g2")
+
+    def init_record(self) -> None:
+        """Nothing to do: dJointCreateContact writes the whole record."""
+
+    @property
+    def mode(self) -> int:
+        """The surface mode flags copied from the dContact."""
+        return int(self.di[I_MODE])
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True)
+def _count_coefficient(d, off, zero_counts):
+    """(rows, unbounded rows) one friction coefficient adds; clamps it to >= 0.
+
+    ``zero_counts``: a coefficient of exactly 0 still takes a row (rolling
+    coefficients in ODE 0.16.2); otherwise only a positive one does.
+    """
+    v = d[off]
+    if v < 0.0:
+        d[off] = 0.0
+        return 0, 0
+    if v > 0.0 or zero_counts:
+        return 1, (1 if v == math.inf else 0)
+    return 0, 0
+
+
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    """(rows, unbounded rows) of the contact; remembers the row count in di."""
+    mode = di[I_MODE]
+    m = 1
+    nub = 0
+    if mode & dContactAxisDep:
+        for off in (MU, MU2):
+            k, u = _count_coefficient(d, off, False)
+            m += k
+            nub += u
+        if mode & dContactRolling:
+            for off in (RHO, RHO2, RHON):
+                k, u = _count_coefficient(d, off, True)
+                m += k
+                nub += u
+    else:
+        # one coefficient for both friction directions (and all three rolling axes)
+        k, u = _count_coefficient(d, MU, False)
+        m += 2 * k
+        nub += 2 * u
+        if mode & dContactRolling:
+            k, u = _count_coefficient(d, RHO, True)
+            m += 3 * k
+            nub += 3 * u
+    di[I_ROWS] = m
+    return m, nub
+
+
+@njit(cache=True, nogil=True)
+def _normal_row(d, mode, n, c1, c2, b0, b1, B, wp, rows, r):
+    """Fill the non-penetration row r for world normal ``n`` (3,) and the
+    contact point relative to each body's origin ``c1``, ``c2`` (3,) m."""
+    J = rows[ROW_J]
+    J[r, 0:3] = n
+    # angular part for body 0: c1 x n; for body 1: n x c2 (= -(c2 x n))
+    J[r, 3] = c1[1] * n[2] - c1[2] * n[1]
+    J[r, 4] = c1[2] * n[0] - c1[0] * n[2]
+    J[r, 5] = c1[0] * n[1] - c1[1] * n[0]
+    if b1 >= 0:
+        J[r, 6:9] = -n
+        J[r, 9] = n[1] * c2[2] - n[2] * c2[1]
+        J[r, 10] = n[2] * c2[0] - n[0] * c2[2]
+        J[r, 11] = n[0] * c2[1] - n[1] * c2[0]
+    erp = d[SOFT_ERP] if mode & dContactSoftERP else wp[WP_ERP]
+    # only the penetration beyond the surface layer is corrected
+    depth = d[DEPTH] - wp[WP_LAYER]
+    if depth < 0.0:
+        depth = 0.0
+    motion_n = d[MOTIONN] if mode & dContactMotionN else 0.0
+    rhs = min(wp[WP_FPS] * erp * depth + motion_n, wp[WP_MAX_VEL])
+    if mode & dContactBounce and d[BOUNCE_VEL] >= 0.0:
+        # separating speed J·v (negative while approaching); the bounce target
+        # is not capped by the max correcting velocity
+        lv = B[B_LVEL]
+        av = B[B_AVEL]
+        out = 0.0
+        for k in range(3):
+            out += J[r, k] * lv[b0, k] + J[r, 3 + k] * av[b0, k]
+            if b1 >= 0:
+                out += J[r, 6 + k] * lv[b1, k] + J[r, 9 + k] * av[b1, k]
+        approach = motion_n - out
+        if approach > d[BOUNCE_VEL]:
+            rhs = max(rhs, d[BOUNCE] * approach + motion_n)
+    rows[ROW_C][r] = rhs
+    if mode & dContactSoftCFM:
+        rows[ROW_CFM][r] = d[SOFT_CFM]
+    rows[ROW_LO][r] = 0.0
+    rows[ROW_HI][r] = math.inf
+
+
+@njit(cache=True, nogil=True)
+def _friction_row(t, c1, c2, b1, rows, r, coef, proportional):
+    """Tangential row r along world direction ``t`` (3,), bounds ±coef (N, or
+    times the normal force when ``proportional``)."""
+    J = rows[ROW_J]
+    J[r, 0:3] = t
+    J[r, 3] = c1[1] * t[2] - c1[2] * t[1]
+    J[r, 4] = c1[2] * t[0] - c1[0] * t[2]
+    J[r, 5] = c1[0] * t[1] - c1[1] * t[0]
+    if b1 >= 0:
+        J[r, 6:9] = -t
+        J[r, 9] = t[1] * c2[2] - t[2] * c2[1]
+        J[r, 10] = t[2] * c2[0] - t[0] * c2[2]
+        J[r, 11] = t[0] * c2[1] - t[1] * c2[0]
+    rows[ROW_LO][r] = -coef
+    rows[ROW_HI][r] = coef
+    if proportional:
+        rows[ROW_FINDEX][r] = 0
+
+
+@njit(cache=True, nogil=True)
+def _rolling_row(ax, b1, rows, r, coef, proportional):
+    """Angular row r resisting relative rotation about world axis ``ax`` (3,),
+    torque bounds ±coef (N·m, or times the normal force when ``proportional``)."""
+    J = rows[ROW_J]
+    J[r, 3:6] = ax
+    if b1 >= 0:
+        J[r, 9:12] = -ax
+    rows[ROW_LO][r] = -coef
+    rows[ROW_HI][r] = coef
+    if proportional:
+        rows[ROW_FINDEX][r] = 0
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """Fill the contact's rows r.. (see the module docstring for their order)."""
+    mode = di[I_MODE]
+    n = d[NORMAL:NORMAL + 3].copy()
+    if jf & JF_REVERSE:
+        # the lone body sits in slot 0 but the normal points into geom 1's body
+        n = -n
+    pos = d[POS:POS + 3]
+    c1 = pos - B[B_POS][b0]
+    c2 = pos - B[B_POS][b1] if b1 >= 0 else np.zeros(3)
+    _normal_row(d, mode, n, c1, c2, b0, b1, B, wp, rows, r)
+    if di[I_ROWS] <= 1:
+        return
+    if mode & dContactFDir1:
+        t1 = d[FDIR1:FDIR1 + 3].copy()
+        t2 = np.empty(3)
+        t2[0] = n[1] * t1[2] - n[2] * t1[1]
+        t2[1] = n[2] * t1[0] - n[0] * t1[2]
+        t2[2] = n[0] * t1[1] - n[1] * t1[0]
+    else:
+        t1, t2 = plane_space(n)
+    row = r + 1
+    mu = d[MU]
+    if mu > 0.0:
+        _friction_row(t1, c1, c2, b1, rows, row, mu, mode & dContactApprox1_1)
+        if mode & dContactMotion1:
+            rows[ROW_C][row] = d[MOTION1]
+        if mode & dContactSlip1:
+            rows[ROW_CFM][row] = d[SLIP1]
+        row += 1
+    mu2 = d[MU2] if mode & dContactAxisDep else mu
+    if mu2 > 0.0:
+        _friction_row(t2, c1, c2, b1, rows, row, mu2, mode & dContactApprox1_2)
+        if mode & dContactMotion2:
+            rows[ROW_C][row] = d[MOTION2]
+        if mode & dContactSlip2:
+            rows[ROW_CFM][row] = d[SLIP2]
+        row += 1
+    if mode & dContactRolling:
+        axdep = mode & dContactAxisDep
+        rho = d[RHO]
+        if rho > 0.0:
+            _rolling_row(t1, b1, rows, row, rho, mode & dContactApprox1_1)
+            row += 1
+        rho2 = d[RHO2] if axdep else rho
+        if rho2 > 0.0:
+            _rolling_row(t2, b1, rows, row, rho2, mode & dContactApprox1_2)
+            row += 1
+        rho_n = d[RHON] if axdep else rho
+        if rho_n > 0.0:
+            _rolling_row(n, b1, rows, row, rho_n, mode & dContactApprox1_N)
+
+
+# ----------------------------------------------------------------------------- API
+# the 24 record floats written in one call straight into the joint store's buffer
+_RECORD = struct.Struct(f"{N_FIELDS}d")
+
+
+def dJointCreateContact(w: World, group, contact) -> ContactJoint:
+    """A contact joint made from a copy of ``contact`` (a dContact).
+
+    Copies the surface parameters, the contact point ``geom.pos`` (world, m),
+    ``geom.normal`` (world unit vector, pointing into geom 1's body),
+    ``geom.depth`` (m) and ``fdir1``; later changes to ``contact`` do not
+    affect the joint. ``mu``, ``mu2``, ``rho``, ``rho2``, ``rhoN`` and
+    ``bounce_vel`` may be infinite (dInfinity); every other value must be
+    finite (``fdir1`` only when dContactFDir1 is set).
+    """
+    # fast path for the usual dContact of Python numbers and (3,) float arrays;
+    # called thousands of times per step by near callbacks
+    try:
+        s = contact.surface
+        g = contact.geom
+        mode = s.mode
+        p0, p1, p2 = g.pos.tolist()
+        n0, n1, n2 = g.normal.tolist()
+        f0, f1, f2 = contact.fdir1.tolist()
+        depth = g.depth
+        mu, mu2, rho, rho2, rho_n, bvel = s.mu, s.mu2, s.rho, s.rho2, s.rhoN, s.bounce_vel
+        bounce, erp, cfm, m1, m2, mn, slip1, slip2 = (s.bounce, s.soft_erp, s.soft_cfm,
+                                                      s.motion1, s.motion2, s.motionN,
+                                                      s.slip1, s.slip2)
+        # one sum per class of field: a NaN (or an infinity where none is
+        # allowed) makes it non-finite; the slow path then names the field
+        fin = (bounce + erp + cfm + m1 + m2 + mn + slip1 + slip2 + depth
+               + p0 + p1 + p2 + n0 + n1 + n2)
+        if mode & dContactFDir1:
+            fin += f0 + f1 + f2
+        ok = (type(mode) is int and math.isfinite(fin)
+              and not math.isnan(mu + mu2 + rho + rho2 + rho_n + bvel))
+    except (AttributeError, TypeError, ValueError):
+        ok = False
+    world = w if type(w) is World and w.alive else world_of(w, _FN)
+    grp = None if group is None else _group_of(group, _FN)
+    if ok:
+        joint = ContactJoint(world, grp)
+        i = joint.index
+        data = world.joints.data
+        try:
+            _RECORD.pack_into(data, i * data.strides[0], mu, mu2, rho, rho2, rho_n, bvel,
+                              bounce, erp, cfm, m1, m2, mn, slip1, slip2, depth,
+                              p0, p1, p2, n0, n1, n2, f0, f1, f2)
+        except struct.error:
+            # a field of a type struct does not take (numpy scalar...): slow path
+            _destroy(joint)
+            ok = False
+    if not ok:
+        # every field checked (ODEError naming it); also reached when the sums
+        # above overflowed or mixed +inf and -inf with valid fields
+        mode, vals = _checked_values(contact)
+        g = contact.geom
+        joint = ContactJoint(world, grp)
+        i = joint.index
+        world.joints.data[i, :N_FIELDS] = vals
+    world.joints.idata[i, I_MODE] = mode
+    joint.g1 = getattr(g, "g1", None)
+    joint.g2 = getattr(g, "g2", None)
+    return joint
+
+
+def _checked_values(contact) -> tuple[int, list[float]]:
+    """(mode, record values) of ``contact``, every field checked (ODEError)."""
+    if not all(hasattr(contact, a) for a in ("surface", "geom", "fdir1")):
+        raise ODEError(_FN, "contact", f"expected a dContact, got {contact!r}")
+    s = contact.surface
+    mode = checks.integer(getattr(s, "mode", None), _FN, "contact.surface.mode")
+    vals = []
+    for i, name in enumerate(_SURFACE_ORDER):
+        field = f"contact.surface.{name}"
+        v = getattr(s, name, None)
+        vals.append(checks.real_or_inf(v, _FN, field) if i < 6 else checks.real(v, _FN, field))
+    g = contact.geom
+    vals.append(checks.real(getattr(g, "depth", None), _FN, "contact.geom.depth"))
+    vals.extend(checks.vector(getattr(g, "pos", None), 3, _FN, "contact.geom.pos"))
+    vals.extend(checks.vector(getattr(g, "normal", None), 3, _FN, "contact.geom.normal"))
+    if mode & dContactFDir1:
+        vals.extend(checks.vector(contact.fdir1, 3, _FN, "contact.fdir1"))
+    else:
+        vals.extend((0.0, 0.0, 0.0))
+    return mode, vals

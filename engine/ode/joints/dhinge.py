@@ -1,0 +1,155 @@
+"""Double hinge joint: a distance joint whose two bodies also share a hinge axis.
+
+Four rows: the anchor distance (as :mod:`engine.ode.joints.dball`), two
+rows locking relative rotation about the normals of the axis, and one row
+keeping both anchors in the same plane perpendicular to the axis.
+
+Record: the double ball layout (``anchor1`` 0:3, ``anchor2`` 3:6, ``erp``
+6, ``cfm`` 7, ``distance`` 8) plus ``axis1`` 9:12 in body 0's frame and
+``axis2`` 12:15 in body 1's frame (world for a missing body). Both axes
+start as zero, as in ODE: until dJointSetDHingeAxis is called only the
+distance row acts (ODE builds NaN rows then; see the module tests).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import dJointTypeDHinge
+from engine.ode.errors import ODEError
+from engine.ode.joints.anchors import unit
+from engine.ode.joints.base import create_joint, joint_of
+from engine.ode.joints.dball import A1, A2, DIST, ERP, DistanceJoint, distance_row
+from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_J, WP_FPS
+from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
+
+AX1, AX2 = 9, 12
+
+
+class DHingeJoint(DistanceJoint):
+    TYPE = dJointTypeDHinge
+    NAME = "DHinge"
+    __slots__ = ()
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    return 4, 4
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    distance_row(d, b0, b1, B, wp, rows, r)
+    ax1 = mat_vec(B[B_R][b0], d[AX1:AX1 + 3])
+    if dot3(ax1, ax1) == 0.0:
+        return
+    J = rows[ROW_J]
+    c = rows[ROW_C]
+    k = wp[WP_FPS] * d[ERP]
+    # rows 1, 2: no relative rotation about p and q, the normals of the axis;
+    # the misalignment ax1 × ax2 (≈ the rotation that would realign the
+    # axes) is corrected by erp of it per step
+    p, q = plane_space(ax1)
+    J[r + 1, 3:6] = p
+    J[r + 2, 3:6] = q
+    if b1 >= 0:
+        J[r + 1, 9:12] = -p
+        J[r + 2, 9:12] = -q
+        ax2 = mat_vec(B[B_R][b1], d[AX2:AX2 + 3])
+    else:
+        ax2 = d[AX2:AX2 + 3].copy()
+    err = cross3(ax1, ax2)
+    c[r + 1] = k * dot3(err, p)
+    c[r + 2] = k * dot3(err, q)
+    # row 3: no relative sliding along the axis, measured at the midpoint h
+    # of the body centres so that the pair of forces makes no torque couple
+    J[r + 3, 0:3] = ax1
+    if b1 >= 0:
+        h = 0.5 * (B[B_POS][b1] - B[B_POS][b0])
+        t = cross3(h, ax1)
+        J[r + 3, 3:6] = t
+        J[r + 3, 6:9] = -ax1
+        J[r + 3, 9:12] = t
+        g2 = mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+    else:
+        g2 = d[A2:A2 + 3].copy()
+    g1 = mat_vec(B[B_R][b0], d[A1:A1 + 3]) + B[B_POS][b0]
+    # both anchors should lie in one plane perpendicular to the axis
+    c[r + 3] = -k * dot3(ax1, g1 - g2)
+
+
+# ----------------------------------------------------------------------------- API
+def _dhinge(j, fn: str) -> DHingeJoint:
+    return joint_of(j, fn, DHingeJoint)
+
+
+def dJointCreateDHinge(w, group=None) -> DHingeJoint:
+    """A new double hinge joint (ODE's dJointCreateDHinge)."""
+    return create_joint(DHingeJoint, w, group, "dJointCreateDHinge")
+
+
+def dJointSetDHingeAxis(j, x: float, y: float, z: float) -> None:
+    """Set the common axis (world direction, normalized) of both hinges.
+
+    The joint must be attached: ODE reads body 1's frame unconditionally.
+    """
+    fn = "dJointSetDHingeAxis"
+    joint = _dhinge(j, fn)
+    v = checks.xyz(x, y, z, fn)
+    unit(v, fn)
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        raise ODEError(fn, "j", "the joint must be attached to a body first")
+    s = joint.world.bodies
+    joint.d[AX1:AX1 + 3] = unit(s.R[b0].T @ v, fn)
+    joint.d[AX2:AX2 + 3] = unit(v if b1 < 0 else s.R[b1].T @ v, fn)
+
+
+def dJointGetDHingeAxis(j) -> np.ndarray:
+    """The axis in world coordinates, (3,); zeros while unattached."""
+    joint = _dhinge(j, "dJointGetDHingeAxis")
+    b0 = joint.body_rows()[0]
+    if b0 < 0:
+        return np.zeros(3)
+    return joint.world.bodies.R[b0] @ joint.d[AX1:AX1 + 3]
+
+
+def dJointSetDHingeAnchor1(j, x: float, y: float, z: float) -> None:
+    """Anchor on body 1 (world point, m); the distance is re-measured."""
+    fn = "dJointSetDHingeAnchor1"
+    _dhinge(j, fn).set_anchor(1, checks.xyz(x, y, z, fn))
+
+
+def dJointSetDHingeAnchor2(j, x: float, y: float, z: float) -> None:
+    """Anchor on body 2 (world point, m); the distance is re-measured."""
+    fn = "dJointSetDHingeAnchor2"
+    _dhinge(j, fn).set_anchor(2, checks.xyz(x, y, z, fn))
+
+
+def dJointGetDHingeAnchor1(j) -> np.ndarray:
+    """Anchor 1 in world coordinates, (3,) m."""
+    return _dhinge(j, "dJointGetDHingeAnchor1").get_anchor(1)
+
+
+def dJointGetDHingeAnchor2(j) -> np.ndarray:
+    """Anchor 2 in world coordinates, (3,) m."""
+    return _dhinge(j, "dJointGetDHingeAnchor2").get_anchor(2)
+
+
+def dJointGetDHingeDistance(j) -> float:
+    """Target distance between the anchors (m), measured at attach/anchor setting."""
+    return float(_dhinge(j, "dJointGetDHingeDistance").d[DIST])
+
+
+def dJointSetDHingeParam(j, parameter: int, value: float) -> None:
+    """Set dParamERP or dParamCFM (the only parameters of the joint)."""
+    fn = "dJointSetDHingeParam"
+    _dhinge(j, fn).set_param(fn, parameter, value)
+
+
+def dJointGetDHingeParam(j, parameter: int) -> float:
+    fn = "dJointGetDHingeParam"
+    return _dhinge(j, fn).get_param(fn, parameter)

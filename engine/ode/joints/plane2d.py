@@ -1,0 +1,95 @@
+"""Plane-2D joint: keeps body 0 in the world plane z = 0, turning only about z.
+
+Three rows: no velocity along z (with an ERP pull of z back to 0) and no
+angular velocity about x and y (no correction of drifted tilt: as in ODE,
+that is left to the application). Each of x, y and the angle about z has a
+motor (``dJointSetPlane2DXParam``/``YParam``/``AngleParam``) that adds a row
+when its FMax > 0. As in ODE 0.16.2 these limots are motors only: their
+stops are stored but never tested.
+
+Record (float ``d``): limot x 0:12, limot y 12:24, limot angle 24:36.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import dJointTypePlane2D
+from engine.ode.errors import ODEError
+from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.layout import B_POS, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.limot import LM_FMAX, add_limot, limot_set
+
+LIMOT_X, LIMOT_Y, LIMOT_A = 0, 12, 24
+_N_PARAMS = 14  # dParamLoStop .. dParamERP
+
+
+class Plane2DJoint(Joint):
+    TYPE = dJointTypePlane2D
+    NAME = "Plane2D"
+    LIMOTS = (LIMOT_X, LIMOT_Y, LIMOT_A)
+    __slots__ = ()
+
+    def set_motor_param(self, function: str, off: int, parameter: int, value: float) -> None:
+        """Set one group-less dParam* of the motor at ``off``."""
+        p = checks.integer(parameter, function, "parameter")
+        if not 0 <= p < _N_PARAMS:
+            raise ODEError(function, "parameter",
+                           f"unknown parameter {p:#x} for a Plane2D motor")
+        limot_set(self.d, off, p, checks.real_or_inf(value, function, "value"))
+
+
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    m = 3
+    for off in (LIMOT_X, LIMOT_Y, LIMOT_A):
+        if d[off + LM_FMAX] > 0:
+            m += 1
+    return m, 3
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    J = rows[ROW_J]
+    J[r, 2] = 1.0        # v_z
+    J[r + 1, 3] = 1.0    # w_x
+    J[r + 2, 4] = 1.0    # w_y
+    rows[ROW_C][r] = -wp[WP_FPS] * wp[WP_ERP] * B[B_POS][b0][2]
+    k = r + 3
+    ex = np.array([1.0, 0.0, 0.0])
+    ey = np.array([0.0, 1.0, 0.0])
+    ez = np.array([0.0, 0.0, 1.0])
+    # motors only (their limit state is never set, so only FMax > 0 adds a row)
+    if d[LIMOT_X + LM_FMAX] > 0:
+        k += add_limot(d, LIMOT_X, b0, b1, B, wp, rows, k, ex, False)
+    if d[LIMOT_Y + LM_FMAX] > 0:
+        k += add_limot(d, LIMOT_Y, b0, b1, B, wp, rows, k, ey, False)
+    if d[LIMOT_A + LM_FMAX] > 0:
+        add_limot(d, LIMOT_A, b0, b1, B, wp, rows, k, ez, True)
+
+
+# ----------------------------------------------------------------------------- API
+def dJointCreatePlane2D(w, group=None) -> Plane2DJoint:
+    """A new plane-2D joint (attach it to one body)."""
+    return create_joint(Plane2DJoint, w, group, "dJointCreatePlane2D")
+
+
+def _set(j, fn: str, off: int, parameter: int, value: float) -> None:
+    joint_of(j, fn, Plane2DJoint).set_motor_param(fn, off, parameter, value)
+
+
+def dJointSetPlane2DXParam(j, parameter: int, value: float) -> None:
+    """Set a parameter (dParamVel in m/s, dParamFMax in N...) of the x motor."""
+    _set(j, "dJointSetPlane2DXParam", LIMOT_X, parameter, value)
+
+
+def dJointSetPlane2DYParam(j, parameter: int, value: float) -> None:
+    """Set a parameter (dParamVel in m/s, dParamFMax in N...) of the y motor."""
+    _set(j, "dJointSetPlane2DYParam", LIMOT_Y, parameter, value)
+
+
+def dJointSetPlane2DAngleParam(j, parameter: int, value: float) -> None:
+    """Set a parameter (dParamVel in rad/s, dParamFMax in N·m...) of the motor about z."""
+    _set(j, "dJointSetPlane2DAngleParam", LIMOT_A, parameter, value)

@@ -1,0 +1,284 @@
+"""Prismatic-rotoide (PR) joint: body 2 slides along the prismatic axis of
+body 1 and turns about the rotoide axis, which sits at the anchor.
+
+Axis 1 (parameters dParamX) is the prismatic axis, default y; axis 2
+(dParamX2) the rotoide axis, default x; the two should be perpendicular.
+
+Rows (as ODE 0.16.2): two angular rows along the prismatic axis P and
+R x P keep the rotoide axes of the two bodies aligned; two linear rows along
+R and R x P keep the anchor on the line through body 1's centre along P;
+then the prismatic limit/motor row and the rotoide one.
+
+Record: ``offset`` 0:3 (anchor relative to body 1, body-0 frame, m),
+``anchor2`` 3:6 (body-1 frame, or world with no body 2), ``axisR1`` 6:9
+(body-0 frame), ``axisR2`` 9:12 (body-1 frame or world), ``axisP1`` 12:15
+(body-0 frame), ``qrel`` 15:19 (relative rotation at angle 0), prismatic
+limot 19:31, rotoide limot 31:43.
+
+ODE quirk kept: with one body attached as (NULL, body), the linear rows use
+the body-to-anchor vector with the opposite sign (ODE's real ODE diverges with
+stops in that set-up; attach (body, NULL) or two bodies instead).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import dJointTypePR
+from engine.ode.joints.anchors import body_arrays, get_axis1, set_anchors, set_axes
+from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
+from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels.vec import cross3, dot3, mat_vec
+
+OFFSET, A2, AXR1, AXR2, AXP1, QREL, LIMP, LIMR = 0, 3, 6, 9, 12, 15, 19, 31
+
+
+class PRJoint(Joint):
+    TYPE = dJointTypePR
+    NAME = "PR"
+    LIMOTS = (LIMP, LIMR)
+    __slots__ = ()
+
+    def init_record(self) -> None:
+        super().init_record()
+        d = self.d
+        d[AXR1] = 1.0
+        d[AXR2] = 1.0
+        d[AXP1 + 1] = 1.0
+
+    def set_relative_values(self) -> None:
+        set_anchors(self, self.anchor(), OFFSET, A2)
+        set_axes(self, get_axis1(self, AXP1), AXP1, None, "dJointAttach")
+        set_axes(self, get_axis1(self, AXR1), AXR1, AXR2, "dJointAttach")
+        self.compute_qrel()
+
+    def compute_qrel(self) -> None:
+        b0, b1 = self.body_rows()
+        if b0 >= 0:
+            self.d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(self.world), b0, b1)
+
+    def anchor(self) -> np.ndarray:
+        """The anchor on body 2 in world coordinates (3,), m."""
+        b1 = self.body_rows()[1]
+        if b1 < 0:
+            return self.d[A2:A2 + 3].copy()
+        s = self.world.bodies
+        return s.R[b1] @ self.d[A2:A2 + 3] + s.pos[b1]
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True)
+def position(d, jf, b0, b1, B) -> float:
+    """Prismatic position (m): P · ((body 1 centre + offset) - anchor on body 2),
+    sign-corrected for a reversed one-body joint."""
+    q = world_axis1(d, OFFSET, b0, B) + B[B_POS][b0]
+    if b1 >= 0:
+        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+    else:
+        q -= d[A2:A2 + 3]
+        if (jf & JF_REVERSE) != 0:
+            q = -q
+    return dot3(world_axis1(d, AXP1, b0, B), q)
+
+
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    m = 4
+    lo = d[LIMP + LM_LO]
+    hi = d[LIMP + LM_HI]
+    d[LIMP + LM_LIMIT] = 0.0
+    if (lo > -math.inf or hi < math.inf) and lo <= hi:
+        test_limit(d, LIMP, position(d, jf, b0, b1, B))
+    if d[LIMP + LM_LIMIT] != 0 or d[LIMP + LM_FMAX] > 0:
+        m += 1
+    lo = d[LIMR + LM_LO]
+    hi = d[LIMR + LM_HI]
+    d[LIMR + LM_LIMIT] = 0.0
+    if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
+        test_limit(d, LIMR, hinge_angle(B, b0, b1, d[AXR1:AXR1 + 3], d[QREL:QREL + 4]))
+    if d[LIMR + LM_LIMIT] != 0 or d[LIMR + LM_FMAX] > 0:
+        m += 1
+    return m, 4
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    k = wp[WP_FPS] * wp[WP_ERP]
+    pos0 = B[B_POS][b0]
+    axp = world_axis1(d, AXP1, b0, B)
+    ax1 = world_axis1(d, AXR1, b0, B)
+    ax2 = world_axis2(d, AXR2, b1, B)
+    # dist: from body 1's centre to the anchor on body 2 (sign flipped for a
+    # reversed one-body joint, as ODE does)
+    wanchor2 = np.zeros(3)
+    if b1 >= 0:
+        wanchor2 = mat_vec(B[B_R][b1], d[A2:A2 + 3])
+        dist = wanchor2 + B[B_POS][b1] - pos0
+    elif (jf & JF_REVERSE) != 0:
+        dist = pos0 - d[A2:A2 + 3]
+    else:
+        dist = d[A2:A2 + 3] - pos0
+    q = cross3(ax1, axp)
+    J = rows[ROW_J]
+    c = rows[ROW_C]
+    # rows 0-1: no relative rotation about P and R x P; the misalignment of
+    # the rotoide axes, ax1 x ax2 (≈ the rotation needed), corrected by erp
+    J[r, 3:6] = axp
+    J[r + 1, 3:6] = q
+    if b1 >= 0:
+        J[r, 9:12] = -axp
+        J[r + 1, 9:12] = -q
+    err_rot = cross3(ax1, ax2)
+    c[r] = k * dot3(err_rot, axp)
+    c[r + 1] = k * dot3(err_rot, q)
+    # rows 2-3: the anchor point moves with body 1 except along P, i.e.
+    # u·(v0 + w0 x dist) = u·(v1 + w1 x anchor2) for u = R and R x P;
+    # u·(w x a) = w·(a x u) gives the angular parts
+    J[r + 2, 0:3] = ax1
+    J[r + 2, 3:6] = cross3(dist, ax1)
+    J[r + 3, 0:3] = q
+    J[r + 3, 3:6] = cross3(dist, q)
+    if b1 >= 0:
+        J[r + 2, 6:9] = -ax1
+        J[r + 2, 9:12] = cross3(ax2, wanchor2)
+        J[r + 3, 6:9] = -q
+        J[r + 3, 9:12] = cross3(q, wanchor2)
+    # positional error: the anchor's drift away from body 1's offset point
+    err = dist - world_axis1(d, OFFSET, b0, B)
+    c[r + 2] = k * dot3(ax1, err)
+    c[r + 3] = k * dot3(q, err)
+    if b1 < 0 and (jf & JF_REVERSE) != 0:
+        axp = -axp
+    n = r + 4
+    n += add_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, False)
+    add_limot(d, LIMR, b0, b1, B, wp, rows, n, ax1, True)
+
+
+# ----------------------------------------------------------------------------- API
+def _pr(j, fn: str) -> PRJoint:
+    return joint_of(j, fn, PRJoint)
+
+
+def dJointCreatePR(w, group=None) -> PRJoint:
+    """A new PR joint (prismatic axis y, rotoide axis x in body 1's frame)."""
+    return create_joint(PRJoint, w, group, "dJointCreatePR")
+
+
+def dJointSetPRAnchor(j, x: float, y: float, z: float) -> None:
+    """Set the rotoide articulation point (world, m); position 0 is here."""
+    joint = _pr(j, "dJointSetPRAnchor")
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetPRAnchor"), OFFSET, A2)
+
+
+def dJointSetPRAxis1(j, x: float, y: float, z: float) -> None:
+    """Set the prismatic axis (world direction); the pose becomes angle 0."""
+    fn = "dJointSetPRAxis1"
+    joint = _pr(j, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), AXP1, None, fn)
+    joint.compute_qrel()
+
+
+def dJointSetPRAxis2(j, x: float, y: float, z: float) -> None:
+    """Set the rotoide axis (world direction); the pose becomes angle 0."""
+    fn = "dJointSetPRAxis2"
+    joint = _pr(j, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), AXR1, AXR2, fn)
+    joint.compute_qrel()
+
+
+def dJointGetPRAnchor(j) -> np.ndarray:
+    """The anchor (on body 2, or the world point), world coordinates (3,)."""
+    return _pr(j, "dJointGetPRAnchor").anchor()
+
+
+def dJointGetPRAxis1(j) -> np.ndarray:
+    """The prismatic axis in world coordinates (3,)."""
+    return get_axis1(_pr(j, "dJointGetPRAxis1"), AXP1)
+
+
+def dJointGetPRAxis2(j) -> np.ndarray:
+    """The rotoide axis in world coordinates (3,)."""
+    return get_axis1(_pr(j, "dJointGetPRAxis2"), AXR1)
+
+
+def dJointSetPRParam(j, parameter: int, value: float) -> None:
+    """dParamX: the prismatic axis; dParamX2: the rotoide axis."""
+    _pr(j, "dJointSetPRParam").set_param("dJointSetPRParam", parameter, value)
+
+
+def dJointGetPRParam(j, parameter: int) -> float:
+    return _pr(j, "dJointGetPRParam").get_param("dJointGetPRParam", parameter)
+
+
+def dJointGetPRPosition(j) -> float:
+    """Prismatic extension (m): P · ((body 1 + offset) - (body 2 + anchor2))."""
+    joint = _pr(j, "dJointGetPRPosition")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    return float(position(joint.d, joint.flags, b0, b1, body_arrays(joint.world)))
+
+
+def dJointGetPRPositionRate(j) -> float:
+    """Time derivative of the position (m/s): P · (v1 - velocity of body 2's anchor)."""
+    joint = _pr(j, "dJointGetPRPositionRate")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    s = joint.world.bodies
+    axp = get_axis1(joint, AXP1)
+    rate = float(axp @ s.lvel[b0])
+    if b1 >= 0:
+        arm = s.R[b1] @ joint.d[A2:A2 + 3]
+        rate -= float(axp @ (s.lvel[b1] + np.cross(s.avel[b1], arm)))
+        return rate
+    return -rate if joint.reversed else rate
+
+
+def dJointGetPRAngle(j) -> float:
+    """Rotoide angle (rad, -π..π), zero when the axes were last set."""
+    joint = _pr(j, "dJointGetPRAngle")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    d = joint.d
+    a = float(hinge_angle(body_arrays(joint.world), b0, b1, d[AXR1:AXR1 + 3],
+                          d[QREL:QREL + 4]))
+    return -a if joint.reversed else a
+
+
+def dJointGetPRAngleRate(j) -> float:
+    """Time derivative of the rotoide angle (rad/s)."""
+    joint = _pr(j, "dJointGetPRAngleRate")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    s = joint.world.bodies
+    axis = get_axis1(joint, AXR1)
+    rate = float(axis @ s.avel[b0])
+    if b1 >= 0:
+        rate -= float(axis @ s.avel[b1])
+    return -rate if joint.reversed else rate
+
+
+def dJointAddPRTorque(j, torque: float) -> None:
+    """Torque (N·m) about the rotoide axis on body 1, the opposite on body 2."""
+    fn = "dJointAddPRTorque"
+    joint = _pr(j, fn)
+    t = checks.real(torque, fn, "torque")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return
+    if joint.reversed:
+        t = -t
+    axis = get_axis1(joint, AXR1) * t
+    s = joint.world.bodies
+    s.tacc[b0] += axis
+    if b1 >= 0:
+        s.tacc[b1] -= axis

@@ -1,0 +1,433 @@
+"""Prismatic-universal (PU) joint: body 1 slides along the prismatic axis P
+(axis 3, dParamX3, default x) towards the anchor, where a universal joint
+(axis 1 on body 1, dParamX, default y; axis 2 on body 2, dParamX2, default z)
+links it to body 2.
+
+Rows (as ODE 0.16.2): one angular row keeping axis 1 perpendicular to
+axis 2; two linear rows, along the normals of P, keeping body 2's anchor on
+body 1's sliding line; then the limit/motor rows of axis 1, axis 2 (angular)
+and P (linear, acting at the two anchor points).
+
+Record: ``anchor1`` 0:3 (body-0 frame, m), ``anchor2`` 3:6 (body-1 frame or
+world), ``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame or
+world), ``qrel1`` 12:16 and ``qrel2`` 16:20 (rest rotations of each body
+relative to the cross), ``axisP`` 20:23 (body-0 frame), limots of axis 1
+23:35, axis 2 35:47, P 47:59.
+
+As in ODE, a joint attached as (NULL, body) swaps the roles of axes 1 and 2
+(the user's axis 1 is stored in the axis-2 slot), and its prismatic row uses
+the stored axis P as a world direction.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.constants import dJointTypePU
+from engine.ode.joints.anchors import (body_arrays, get_axis1, get_axis2, set_anchors,
+                                       set_axes)
+from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axis2
+from engine.ode.joints.layout import (B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP,
+                                      WP_FPS)
+from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot2 import add_two_point_limot
+from engine.ode.kernels.vec import R_to_q, cross3, dot3, mat_vec, plane_space, qmul1, qmul2
+
+A1, A2, AX1, AX2, QREL1, QREL2, AXP = 0, 3, 6, 9, 12, 16, 20
+LIM1, LIM2, LIMP = 23, 35, 47
+
+
+class PUJoint(Joint):
+    TYPE = dJointTypePU
+    NAME = "PU"
+    LIMOTS = (LIM1, LIM2, LIMP)
+    __slots__ = ()
+
+    def init_record(self) -> None:
+        super().init_record()
+        d = self.d
+        d[AX1 + 1] = 1.0
+        d[AX2 + 2] = 1.0
+        d[AXP] = 1.0
+
+    def set_relative_values(self) -> None:
+        ax1, ax2, ax3 = self.axis(1), self.axis(2), self.axis(3)
+        set_anchors(self, self.anchor(), A1, A2)
+        if self.reversed:
+            ax1, ax2 = ax2, ax1
+        set_axes(self, ax1, AX1, None, "dJointAttach")
+        set_axes(self, ax2, None, AX2, "dJointAttach")
+        set_axes(self, ax3, AXP, None, "dJointAttach")
+        self.compute_qrels()
+
+    def compute_qrels(self) -> None:
+        b0, b1 = self.body_rows()
+        if b0 >= 0:
+            rest_rotations(self.d, b0, b1, body_arrays(self.world))
+
+    def anchor(self) -> np.ndarray:
+        """The anchor on body 2 (or the world point) in world coordinates (3,)."""
+        b1 = self.body_rows()[1]
+        if b1 < 0:
+            return self.d[A2:A2 + 3].copy()
+        s = self.world.bodies
+        return s.R[b1] @ self.d[A2:A2 + 3] + s.pos[b1]
+
+    def axis(self, n: int) -> np.ndarray:
+        """User axis ``n`` (1, 2 or 3 = P) in world coordinates (3,)."""
+        if n == 3:
+            return get_axis1(self, AXP)
+        if (n == 1) != self.reversed:
+            return get_axis1(self, AX1)
+        if self.body_rows()[0] < 0:
+            return np.zeros(3)
+        return get_axis2(self, AX2)
+
+    def set_axis(self, n: int, v: np.ndarray, function: str) -> None:
+        if n == 3:
+            set_axes(self, v, AXP, None, function)
+        elif (n == 1) != self.reversed:
+            set_axes(self, v, AX1, None, function)
+        else:
+            set_axes(self, v, None, AX2, function)
+        self.compute_qrels()
+
+    def set_anchor_shifted(self, p: np.ndarray, shift: np.ndarray) -> None:
+        """Set the anchor at world point p as if body 1 stood at its position + shift."""
+        b0 = self.body_rows()[0]
+        set_anchors(self, p, A1, A2)
+        if b0 >= 0:
+            s = self.world.bodies
+            self.d[A1:A1 + 3] = s.R[b0].T @ (p - (s.pos[b0] + shift))
+        self.compute_qrels()
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True)
+def _q_from_2_axes(a, b) -> np.ndarray:
+    """Quaternion of the rotation whose x axis is a and whose x-y plane holds b."""
+    an = a / math.sqrt(dot3(a, a))
+    bp = b - dot3(an, b) * an
+    bp = bp / math.sqrt(dot3(bp, bp))
+    c = cross3(an, bp)
+    R = np.empty((3, 3))
+    for i in range(3):
+        R[i, 0] = an[i]
+        R[i, 1] = bp[i]
+        R[i, 2] = c[i]
+    return R_to_q(R)
+
+
+@njit(cache=True, nogil=True)
+def rest_rotations(d, b0, b1, B) -> None:
+    """Record qrel1, qrel2: each body's rotation relative to the cross now."""
+    ax1 = world_axis1(d, AX1, b0, B)
+    ax2 = world_axis2(d, AX2, b1, B)
+    d[QREL1:QREL1 + 4] = qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2))
+    qc = _q_from_2_axes(ax2, ax1)
+    d[QREL2:QREL2 + 4] = qmul1(B[B_Q][b1], qc) if b1 >= 0 else qc
+
+
+@njit(cache=True, nogil=True)
+def angles(d, b0, b1, B) -> tuple:
+    """(angle about axis 1, angle about axis 2) in rad, internal body order.
+
+    The cross's frame is built from the two current axes; each angle is the
+    rotation of a body relative to the cross since the rest pose.
+    """
+    ax1 = world_axis1(d, AX1, b0, B)
+    ax2 = world_axis2(d, AX2, b1, B)
+    qrel = qmul2(qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2)), d[QREL1:QREL1 + 4])
+    a1 = angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
+    qc = _q_from_2_axes(ax2, ax1)
+    if b1 >= 0:
+        qrel = qmul2(qmul1(B[B_Q][b1], qc), d[QREL2:QREL2 + 4])
+    else:
+        qrel = qmul2(qc, d[QREL2:QREL2 + 4])
+    a2 = -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
+    return a1, a2
+
+
+@njit(cache=True, nogil=True)
+def position(d, jf, b0, b1, B) -> float:
+    """Prismatic position (m): P · (anchor on body 1 - anchor on body 2),
+    sign-corrected for a reversed one-body joint."""
+    q = world_axis1(d, A1, b0, B) + B[B_POS][b0]
+    if b1 >= 0:
+        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+    else:
+        q -= d[A2:A2 + 3]
+        if (jf & JF_REVERSE) != 0:
+            q = -q
+    return dot3(world_axis1(d, AXP, b0, B), q)
+
+
+@njit(cache=True, nogil=True)
+def _limiting(d, off) -> bool:
+    lo = d[off + LM_LO]
+    hi = d[off + LM_HI]
+    return (lo >= -math.pi or hi <= math.pi) and lo <= hi
+
+
+@njit(cache=True, nogil=True)
+def info1(d, di, jf, b0, b1, B, wp):
+    m = 3
+    lo = d[LIMP + LM_LO]
+    hi = d[LIMP + LM_HI]
+    d[LIMP + LM_LIMIT] = 0.0
+    if (lo > -math.inf or hi < math.inf) and lo <= hi:
+        test_limit(d, LIMP, position(d, jf, b0, b1, B))
+    d[LIM1 + LM_LIMIT] = 0.0
+    d[LIM2 + LM_LIMIT] = 0.0
+    lim1 = _limiting(d, LIM1)
+    lim2 = _limiting(d, LIM2)
+    if lim1 or lim2:
+        a1, a2 = angles(d, b0, b1, B)
+        if lim1:
+            test_limit(d, LIM1, a1)
+        if lim2:
+            test_limit(d, LIM2, a2)
+    for off in (LIMP, LIM1, LIM2):
+        if d[off + LM_LIMIT] != 0 or d[off + LM_FMAX] > 0:
+            m += 1
+    return m, 3
+
+
+@njit(cache=True, nogil=True)
+def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    k = wp[WP_FPS] * wp[WP_ERP]
+    J = rows[ROW_J]
+    c = rows[ROW_C]
+    ax1 = world_axis1(d, AX1, b0, B)
+    ax2 = world_axis2(d, AX2, b1, B)
+    # row 0: no relative rotation about ax1 x ax2; the cosine between the
+    # axes (≈ the angle away from 90°) is corrected by erp per step
+    perp = cross3(ax1, ax2)
+    perp = perp / math.sqrt(dot3(perp, perp))
+    J[r, 3:6] = perp
+    if b1 >= 0:
+        J[r, 9:12] = -perp
+    c[r] = -k * dot3(ax1, ax2)
+    # rows 1-2: body 2's anchor stays on body 1's line through its anchor
+    # along P: no relative velocity of the anchors along p, q normal to P
+    reverse_one = b1 < 0 and (jf & JF_REVERSE) != 0
+    axp = d[AXP:AXP + 3].copy() if reverse_one else world_axis1(d, AXP, b0, B)
+    an1 = world_axis1(d, A1, b0, B)
+    an2w = world_axis2(d, A2, b1, B)
+    if b1 >= 0:
+        an2 = an2w
+        an2w = an2w + B[B_POS][b1]
+    else:
+        an2 = an2w
+    sep = an2w - (an1 + B[B_POS][b0])
+    p, q = plane_space(axp)
+    J[r + 1, 0:3] = p
+    J[r + 2, 0:3] = q
+    J[r + 1, 3:6] = cross3(an1, p)
+    J[r + 2, 3:6] = cross3(an1, q)
+    if b1 >= 0:
+        J[r + 1, 6:9] = -p
+        J[r + 2, 6:9] = -q
+        J[r + 1, 9:12] = cross3(p, an2)
+        J[r + 2, 9:12] = cross3(q, an2)
+    c[r + 1] = k * dot3(p, sep)
+    c[r + 2] = k * dot3(q, sep)
+    n = r + 3
+    n += add_limot(d, LIM1, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, LIM2, b0, b1, B, wp, rows, n, ax2, True)
+    if reverse_one:
+        axp = -axp
+    add_two_point_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, an1, an2)
+
+
+# ----------------------------------------------------------------------------- API
+def _pu(j, fn: str) -> PUJoint:
+    return joint_of(j, fn, PUJoint)
+
+
+def dJointCreatePU(w, group=None) -> PUJoint:
+    """A new PU joint (axis 1 y, axis 2 z, prismatic axis x)."""
+    return create_joint(PUJoint, w, group, "dJointCreatePU")
+
+
+def dJointSetPUAnchor(j, x: float, y: float, z: float) -> None:
+    """Set the universal articulation point (world, m); position 0 is here."""
+    fn = "dJointSetPUAnchor"
+    _pu(j, fn).set_anchor_shifted(checks.xyz(x, y, z, fn), np.zeros(3))
+
+
+def dJointSetPUAnchorDelta(j, x: float, y: float, z: float, dx: float, dy: float,
+                           dz: float) -> None:
+    """Set the anchor as if body 1 stood at its position + (dx, dy, dz) (m)."""
+    fn = "dJointSetPUAnchorDelta"
+    joint = _pu(j, fn)
+    joint.set_anchor_shifted(checks.xyz(x, y, z, fn), checks.xyz(dx, dy, dz, fn, "dx, dy, dz"))
+
+
+def dJointSetPUAnchorOffset(j, x: float, y: float, z: float, dx: float, dy: float,
+                            dz: float) -> None:
+    """Set the anchor so that the position now reads P · (dx, dy, dz) (m):
+    as if body 1 stood at its position - (dx, dy, dz)."""
+    fn = "dJointSetPUAnchorOffset"
+    joint = _pu(j, fn)
+    delta = checks.xyz(dx, dy, dz, fn, "dx, dy, dz")
+    if joint.reversed:
+        delta = -delta
+    joint.set_anchor_shifted(checks.xyz(x, y, z, fn), -delta)
+
+
+def _set_axis(j, fn: str, n: int, x, y, z) -> None:
+    _pu(j, fn).set_axis(n, checks.xyz(x, y, z, fn), fn)
+
+
+def dJointSetPUAxis1(j, x: float, y: float, z: float) -> None:
+    """Set universal axis 1 (world direction); the pose becomes angle 0."""
+    _set_axis(j, "dJointSetPUAxis1", 1, x, y, z)
+
+
+def dJointSetPUAxis2(j, x: float, y: float, z: float) -> None:
+    """Set universal axis 2 (world direction); the pose becomes angle 0."""
+    _set_axis(j, "dJointSetPUAxis2", 2, x, y, z)
+
+
+def dJointSetPUAxis3(j, x: float, y: float, z: float) -> None:
+    """Set the prismatic axis (world direction)."""
+    _set_axis(j, "dJointSetPUAxis3", 3, x, y, z)
+
+
+def dJointSetPUAxisP(j, x: float, y: float, z: float) -> None:
+    """Another name of :func:`dJointSetPUAxis3`."""
+    _set_axis(j, "dJointSetPUAxisP", 3, x, y, z)
+
+
+def dJointGetPUAnchor(j) -> np.ndarray:
+    return _pu(j, "dJointGetPUAnchor").anchor()
+
+
+def dJointGetPUAxis1(j) -> np.ndarray:
+    return _pu(j, "dJointGetPUAxis1").axis(1)
+
+
+def dJointGetPUAxis2(j) -> np.ndarray:
+    return _pu(j, "dJointGetPUAxis2").axis(2)
+
+
+def dJointGetPUAxis3(j) -> np.ndarray:
+    return _pu(j, "dJointGetPUAxis3").axis(3)
+
+
+def dJointGetPUAxisP(j) -> np.ndarray:
+    """Another name of :func:`dJointGetPUAxis3`."""
+    return _pu(j, "dJointGetPUAxisP").axis(3)
+
+
+def dJointSetPUParam(j, parameter: int, value: float) -> None:
+    """dParamX: axis 1; dParamX2: axis 2; dParamX3: the prismatic axis."""
+    _pu(j, "dJointSetPUParam").set_param("dJointSetPUParam", parameter, value)
+
+
+def dJointGetPUParam(j, parameter: int) -> float:
+    return _pu(j, "dJointGetPUParam").get_param("dJointGetPUParam", parameter)
+
+
+def dJointGetPUPosition(j) -> float:
+    """Prismatic extension (m), zero where the anchor was set."""
+    joint = _pu(j, "dJointGetPUPosition")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    return float(position(joint.d, joint.flags, b0, b1, body_arrays(joint.world)))
+
+
+def dJointGetPUPositionRate(j) -> float:
+    """Time derivative of the position (m/s): the velocity along P of body 1's
+    anchor point relative to body 2's."""
+    joint = _pu(j, "dJointGetPUPositionRate")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    s = joint.world.bodies
+    d = joint.d
+    if b1 >= 0:
+        arm2 = s.R[b1] @ d[A2:A2 + 3]
+        r = s.pos[b0] - (arm2 + s.pos[b1])
+    else:
+        r = s.pos[b0] - d[A2:A2 + 3]
+    # velocity of body 1's material point at the anchor: v0 + w0 x (anchor - c0)
+    v = s.lvel[b0] + np.cross(r, s.avel[b0])
+    axp = get_axis1(joint, AXP)
+    if b1 >= 0:
+        v = v - (np.cross(arm2, s.avel[b1]) + s.lvel[b1])
+        return float(axp @ v)
+    rate = float(axp @ v)
+    return -rate if joint.reversed else rate
+
+
+def _angles(joint: PUJoint) -> tuple[float, float]:
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0, 0.0
+    a1, a2 = angles(joint.d, b0, b1, body_arrays(joint.world))
+    return (float(a2), float(a1)) if joint.reversed else (float(a1), float(a2))
+
+
+def dJointGetPUAngles(j) -> tuple[float, float]:
+    """(angle 1, angle 2) in rad, -π..π, zero when the anchor/axes were set."""
+    return _angles(_pu(j, "dJointGetPUAngles"))
+
+
+def dJointGetPUAngle1(j) -> float:
+    return _angles(_pu(j, "dJointGetPUAngle1"))[0]
+
+
+def dJointGetPUAngle2(j) -> float:
+    return _angles(_pu(j, "dJointGetPUAngle2"))[1]
+
+
+def _angle_rate(j, fn: str, n: int) -> float:
+    joint = _pu(j, fn)
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    s = joint.world.bodies
+    axis = joint.axis(n)
+    rate = float(axis @ s.avel[b0])
+    if b1 >= 0:
+        rate -= float(axis @ s.avel[b1])
+    return rate
+
+
+def dJointGetPUAngle1Rate(j) -> float:
+    """Relative angular velocity about axis 1 (rad/s)."""
+    return _angle_rate(j, "dJointGetPUAngle1Rate", 1)
+
+
+def dJointGetPUAngle2Rate(j) -> float:
+    """Relative angular velocity about axis 2 (rad/s)."""
+    return _angle_rate(j, "dJointGetPUAngle2Rate", 2)
+
+
+def dJointAddPUTorque(j, torque: float) -> None:
+    """Torque (N·m) about axis 1 on body 1 and the opposite on body 2.
+
+    ODE 0.16.2 declares this function but does not define it; here it acts
+    as the PR joint's dJointAddPRTorque does, about the first rotoide axis.
+    """
+    fn = "dJointAddPUTorque"
+    joint = _pu(j, fn)
+    t = checks.real(torque, fn, "torque")
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return
+    if joint.reversed:
+        t = -t
+    axis = joint.axis(1) * t
+    s = joint.world.bodies
+    s.tacc[b0] += axis
+    if b1 >= 0:
+        s.tacc[b1] -= axis
