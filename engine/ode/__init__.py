@@ -25,8 +25,10 @@ import importlib
 _API_MODULES = (
     "engine.ode.constants", "engine.ode.errors", "engine.ode.library", "engine.ode.structs",
     "engine.ode.rng",
-    "engine.ode.rotation", "engine.ode.odemath", "engine.ode.mass", "engine.ode.world",
-    "engine.ode.body", "engine.ode.joints.base", "engine.ode.joints.ball",
+    "engine.ode.rotation", "engine.ode.odemath", "engine.ode.matrix", "engine.ode.mass",
+    "engine.ode.world",
+    "engine.ode.body", "engine.ode.body_settings", "engine.ode.joints.base",
+    "engine.ode.joints.ball",
     "engine.ode.joints.hinge",
     # @api-modules (one line per joint module goes right below)
     "engine.ode.joints.hinge2", "engine.ode.joints.pr", "engine.ode.joints.pu",

@@ -77,13 +77,15 @@ def dWorldExportDIF(w: World, file: TextIO | str, world_name: str) -> None:
 
 
 def _write(api, world: World, out: TextIO, name: str) -> None:
-    out.write(f"-- Dynamics Interchange Format v0.1\n\n{name}world = dynamics.world {{\n")
+    out.write("-- Dynamics Interchange Format v0.1\n\n")
+    out.write(f"{name}world = dynamics.world {{\n")
     out.write(f"  gravity = {_fmt(world.gravity)},\n")
     out.write(f"  ODE = {{\n    ERP = {world.erp!r},\n    CFM = {world.cfm!r},\n")
     ad = world.autodisable
     out.write(f"    auto_disable = {{\n      linear_threshold = {ad.lin_thr!r},\n"
               f"      angular_threshold = {ad.ang_thr!r},\n      average_samples = {ad.samples},\n"
-              f"      idle_time = {ad.time!r},\n      idle_steps = {ad.steps},\n    }},\n  }},\n}}\n")
+              f"      idle_time = {ad.time!r},\n      idle_steps = {ad.steps},\n"
+              "    },\n  },\n}\n")
     index = {}
     for b in world.bodies.handles:
         if b is None:
@@ -92,8 +94,10 @@ def _write(api, world: World, out: TextIO, name: str) -> None:
         index[b.index] = k
         m = api.dBodyGetMass(b)
         out.write(f"{name}body[{k}] = dynamics.body {{\n  world = {name}world,\n"
-                  f"  pos = {_fmt(api.dBodyGetPosition(b))},\n  q = {_fmt(api.dBodyGetQuaternion(b))},\n"
-                  f"  lvel = {_fmt(api.dBodyGetLinearVel(b))},\n  avel = {_fmt(api.dBodyGetAngularVel(b))},\n"
+                  f"  pos = {_fmt(api.dBodyGetPosition(b))},\n"
+                  f"  q = {_fmt(api.dBodyGetQuaternion(b))},\n"
+                  f"  lvel = {_fmt(api.dBodyGetLinearVel(b))},\n"
+                  f"  avel = {_fmt(api.dBodyGetAngularVel(b))},\n"
                   f"  mass = {m.mass!r},\n  I = {_fmt(m.I.reshape(3, 4)[:, :3])},\n"
                   f"  ODE = {{\n    disabled = {int(not api.dBodyIsEnabled(b))},\n"
                   f"    gravity_mode = {api.dBodyGetGravityMode(b)},\n  }},\n}}\n")
@@ -106,8 +110,8 @@ def _write(api, world: World, out: TextIO, name: str) -> None:
         for slot in (0, 1):
             bb = api.dJointGetBody(j, slot)
             bodies.append("0" if bb is None else f"{name}body[{index[bb.index]}]")
-        out.write(f"{name}joint[{k}] = dynamics.{j.NAME.lower()}_joint {{\n  world = {name}world,\n"
-                  f"  body = {{{','.join(bodies)}}},\n")
+        out.write(f"{name}joint[{k}] = dynamics.{j.NAME.lower()}_joint {{\n"
+                  f"  world = {name}world,\n  body = {{{','.join(bodies)}}},\n")
         for field, value in _joint_fields(api, j):
             out.write(f"  {field} = {_fmt(value)},\n")
         out.write("}\n")

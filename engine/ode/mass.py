@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.ode.errors import ODEError
-from engine.ode.odemath import factor_cholesky, matmul
+from engine.ode.kernels.linalg import factor_cholesky, matmul
 from engine.ode.rotation import as_real, as_rotation3, as_vector
 
 __all__ = [

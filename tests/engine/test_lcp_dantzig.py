@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ode.solvers.lcp_dantzig import solve_boxed_lcp, solve_lcp
+from engine.ode.solvers.lcp_ldlt import factor_leading_block, remove_row, solve_factored
 
 INF = np.inf
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -26,6 +27,23 @@ def random_spd(rng: np.random.Generator, n: int, shift: float = 0.1) -> np.ndarr
     return m @ m.T / n + shift * np.eye(n)
 
 
+def random_sparse_spd(rng: np.random.Generator, n: int, cfm: float = 1e-3) -> np.ndarray:
+    """J M^-1 J' + cfm I for rows coupling one or two of n // 3 + 2 "bodies"
+    (3 coordinates each), like constraint rows: sparse, with zero envelopes."""
+    nbody = n // 3 + 2
+    J = np.zeros((n, 3 * nbody))
+    for i in range(n):
+        for body in rng.choice(nbody, size=rng.integers(1, 3), replace=False):
+            J[i, 3 * body : 3 * body + 3] = rng.standard_normal(3)
+    return J @ J.T + cfm * np.eye(n)
+
+
+def banded_spd(rng: np.random.Generator, n: int, band: int) -> np.ndarray:
+    """A random positive definite matrix with the given half bandwidth."""
+    m = np.triu(np.tril(rng.standard_normal((n, n)), band), -band)
+    return m @ m.T + 0.1 * np.eye(n)
+
+
 def random_bounds(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Bounds lo <= 0 <= hi of every kind ODE meets: one-sided, boxed, 0-width, free."""
     lo = np.empty(n)
@@ -33,9 +51,8 @@ def random_bounds(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndar
     for i in range(n):
         kind = rng.integers(7)
         a, c = rng.uniform(0.05, 2.0, size=2)
-        lo[i], hi[i] = [(0, INF), (-INF, 0), (-a, c), (0, 0), (-INF, INF), (-a, INF), (0, c)][
-            kind
-        ]
+        kinds = [(0, INF), (-INF, 0), (-a, c), (0, 0), (-INF, INF), (-a, INF), (0, c)]
+        lo[i], hi[i] = kinds[kind]
     return lo, hi
 
 
@@ -152,6 +169,44 @@ def run_kernel(A, b, lo, hi, nub=0, findex=None):
 
 
 # ---------------------------------------------------------------------------
+# The factorization kernels
+# ---------------------------------------------------------------------------
+
+
+def ldlt_product(L, lstart, diag, m):
+    """L D L' from the kernels' storage (entries before lstart are not stored)."""
+    full = np.eye(m)
+    for k in range(m):
+        full[k, lstart[k] : k] = L[k, lstart[k] : k]
+    return full @ np.diag(diag[:m]) @ full.T
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 30), seed=st.integers(0, 2**32 - 1), kind=st.integers(0, 2))
+def test_ldlt_factor_solve_and_remove(n, seed, kind):
+    rng = np.random.default_rng(seed)
+    A = [random_spd(rng, n), random_sparse_spd(rng, n), banded_spd(rng, n, 2)][kind]
+    L = np.full((n, n), np.nan)  # entries the kernels must never read
+    lstart = np.zeros(n, np.int64)
+    diag, dinv, s1, s2 = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+    factor_leading_block(A, n, L, lstart, diag, dinv, s1, s2)
+    np.testing.assert_allclose(ldlt_product(L, lstart, diag, n), A, atol=1e-10)
+    y = rng.standard_normal(n)
+    expected = np.linalg.solve(A, y)
+    solve_factored(L, lstart, dinv, n, y)
+    np.testing.assert_allclose(y, expected, rtol=1e-8, atol=1e-8)
+    # Delete random positions one after the other.
+    keep = list(range(n))
+    for m in range(n, 1, -1):
+        r = int(rng.integers(m))
+        remove_row(L, lstart, diag, dinv, m, r, s1, s2)
+        del keep[r]
+        sub = A[np.ix_(keep, keep)]
+        np.testing.assert_allclose(ldlt_product(L, lstart, diag, m - 1), sub, atol=1e-9)
+        np.testing.assert_allclose(dinv[: m - 1], 1.0 / diag[: m - 1])
+
+
+# ---------------------------------------------------------------------------
 # Unbounded problems
 # ---------------------------------------------------------------------------
 
@@ -212,6 +267,19 @@ def test_larger_problems_satisfy_lcp(n, seed, data):
     ok, x, w, *_ = run_kernel(A, b, lo, hi, nub)
     assert ok
     assert_lcp(A, b, lo, hi, x, w, tol=1e-7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(5, 40), seed=st.integers(0, 2**32 - 1), banded=st.booleans())
+def test_sparse_problems_match_projected_gauss_seidel(n, seed, banded):
+    # Sparse matrices exercise the envelope (skipped leading zeros) paths.
+    rng = np.random.default_rng(seed)
+    A = banded_spd(rng, n, int(rng.integers(1, 4))) if banded else random_sparse_spd(rng, n, 0.3)
+    b = 2.0 * rng.standard_normal(n)
+    lo, hi = random_bounds(rng, n)
+    x, w = solve_lcp(A, b, lo, hi)
+    assert_lcp(A, b, lo, hi, x, w)
+    np.testing.assert_allclose(x, projected_gauss_seidel(A, b, lo, hi), atol=1e-8)
 
 
 def test_only_lower_triangle_is_read():
@@ -357,6 +425,21 @@ def test_box_pushed_sideways(push):
         assert np.all(w[1::3] > 0)  # still accelerating along +x
 
 
+def test_chain_of_ball_joints_is_banded_and_exact():
+    # 3 rows per joint between neighbouring bodies: all unbounded.
+    rng = np.random.default_rng(11)
+    nb = 60
+    J = np.zeros((3 * (nb - 1), 6 * nb))
+    for k in range(nb - 1):
+        J[3 * k : 3 * k + 3, 6 * k : 6 * k + 6] = rng.standard_normal((3, 6))
+        J[3 * k : 3 * k + 3, 6 * k + 6 : 6 * k + 12] = rng.standard_normal((3, 6))
+    A = J @ J.T + 1e-5 * np.eye(len(J))
+    b = rng.standard_normal(len(J))
+    n = len(b)
+    x, w = solve_lcp(A, b, np.full(n, -INF), np.full(n, INF), nub=n)
+    np.testing.assert_allclose(A @ x, b, atol=1e-9)
+
+
 @pytest.mark.parametrize("copies", [1, 2, 3])
 def test_degenerate_redundant_contacts_terminate(copies):
     # 4 coplanar contacts (rank 3 normal block), optionally duplicated, with
@@ -418,7 +501,7 @@ def test_wrapper_validates_and_copies():
     lo, hi = np.array([0.0, -1.0]), np.array([INF, 1.0])
     saved = [a.copy() for a in (A, b, lo, hi)]
     x, w = solve_lcp(A, b, lo, hi)
-    for a, s in zip((A, b, lo, hi), saved):
+    for a, s in zip((A, b, lo, hi), saved, strict=True):
         np.testing.assert_array_equal(a, s)
     assert_lcp(A, b, lo, hi, x, w)
     with pytest.raises(ValueError):

@@ -137,6 +137,7 @@ def test_dmass_struct():
 
 
 # --------------------------------------------------------------------------- closed forms
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos)
 def test_sphere_closed_form(rho, r):
     m = made(dMassSetSphere, rho, r)
@@ -148,6 +149,7 @@ def test_sphere_closed_form(rho, r):
     np.testing.assert_allclose(I3(t), 0.4 * 7.0 * r * r * np.eye(3), rtol=1e-14)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos, pos, pos)
 def test_box_closed_form(rho, lx, ly, lz):
     m = made(dMassSetBox, rho, lx, ly, lz)
@@ -161,6 +163,7 @@ def test_box_closed_form(rho, lx, ly, lz):
     np.testing.assert_allclose(I3(t), expected * (3.0 / mass), rtol=1e-13)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, direction, pos, pos)
 def test_cylinder_closed_form(rho, d, r, length):
     m = made(dMassSetCylinder, rho, d, r, length)
@@ -188,7 +191,7 @@ def capsule_by_slices(rho: float, r: float, length: float) -> tuple[float, float
     return float(mass), float(along), float(across)
 
 
-@settings(max_examples=20)
+@settings(max_examples=20, deadline=None)
 @given(pos, direction, st.floats(0.1, 2.0), st.floats(0.0, 3.0))
 def test_capsule_against_integration(rho, d, r, length):
     m = made(dMassSetCapsule, rho, d, r, length)
@@ -210,6 +213,7 @@ def test_capped_cylinder_aliases():
 
 
 # --------------------------------------------------------------------------- transforms
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos, pos, coord, coord, coord)
 def test_translate_round_trip_and_parallel_axis(lx, ly, lz, x, y, z):
     m = made(dMassSetBoxTotal, 2.0, lx, ly, lz)
@@ -226,6 +230,7 @@ def test_translate_round_trip_and_parallel_axis(lx, ly, lz, x, y, z):
     np.testing.assert_allclose(I3(m), I0, atol=1e-12)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos, pos, coord, coord, coord, st.floats(-3, 3))
 def test_rotate_round_trip(lx, ly, lz, ax, ay, az, angle):
     if ax * ax + ay * ay + az * az < 1e-3:
@@ -244,6 +249,7 @@ def test_rotate_round_trip(lx, ly, lz, ax, ay, az, angle):
     np.testing.assert_allclose(m.c, before[1], atol=1e-14)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos, pos, pos)
 def test_two_halves_make_the_box(mass, lx, ly, lz):
     whole = made(dMassSetBoxTotal, mass, lx, ly, lz)
@@ -257,6 +263,7 @@ def test_two_halves_make_the_box(mass, lx, ly, lz):
     np.testing.assert_allclose(I3(a), I3(whole), rtol=1e-12, atol=1e-14)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(pos, pos, st.floats(0.1, 10.0))
 def test_adjust_scales_inertia(r, length, newmass):
     m = made(dMassSetCylinder, 3.0, 2, r, length)

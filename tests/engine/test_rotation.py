@@ -204,6 +204,7 @@ def assert_rotation(M: np.ndarray) -> None:
     assert np.linalg.det(m) == pytest.approx(1.0, abs=1e-13)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(axes, angles)
 def test_axis_angle_quaternion_is_unit_and_matches_matrix(axis, angle):
     q = dQFromAxisAndAngle(*axis, angle)
@@ -218,6 +219,7 @@ def test_axis_angle_quaternion_is_unit_and_matches_matrix(axis, angle):
     assert tr == pytest.approx(1.0 + 2.0 * math.cos(angle), abs=1e-12)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(quats)
 def test_q_to_r_to_q_round_trip(q):
     q = unit(q)
@@ -231,6 +233,7 @@ def test_q_to_r_to_q_round_trip(q):
     np.testing.assert_array_equal(dRfromQ(q), R)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(finite, finite, finite)
 def test_euler_angles_convention(phi, theta, psi):
     # ODE's convention: the transpose of Rz(psi) Ry(theta) Rx(phi)
@@ -241,6 +244,7 @@ def test_euler_angles_convention(phi, theta, psi):
                                atol=1e-13)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(quats, quats, quats)
 def test_quaternion_product_associative_and_matches_matrices(a, b, c):
     a, b, c = unit(a), unit(b), unit(c)
@@ -252,6 +256,7 @@ def test_quaternion_product_associative_and_matches_matrices(a, b, c):
                                atol=1e-13)
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(quats, quats)
 def test_quaternion_product_variants_are_conjugations(b, c):
     b, c = np.asarray(b, float), np.asarray(c, float)
@@ -264,6 +269,7 @@ def test_quaternion_product_variants_are_conjugations(b, c):
     np.testing.assert_allclose(dQMultiply1(b, b), [n2, 0, 0, 0], atol=1e-12 * max(1.0, n2))
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(st.tuples(finite, finite, finite, finite, finite, finite))
 def test_two_axes_columns(v):
     a, b = np.array(v[:3]), np.array(v[3:])
@@ -279,6 +285,7 @@ def test_two_axes_columns(v):
     np.testing.assert_allclose(np.dot(R[:, 2], b), 0.0, atol=1e-12 * np.linalg.norm(b))
 
 
+@settings(deadline=None)  # the first call may compile numba kernels
 @given(axes)
 def test_z_axis_column(axis):
     R = dRFromZAxis(*axis)
@@ -286,7 +293,7 @@ def test_z_axis_column(axis):
     np.testing.assert_allclose(R3(R)[:, 2], unit(axis), atol=1e-14)
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(quats, st.tuples(finite, finite, finite))
 def test_wtodq_is_the_derivative(q, w):
     q = unit(q)

@@ -146,3 +146,36 @@ def test_bit_identical_in_two_processes():
     assert runs[0].stdout == runs[1].stdout
     here = scenes.chain(steps=200)["trajectory"]
     assert runs[0].stdout.startswith(here.tobytes().hex()[:4000])
+
+
+def _stiff_chain_gap(warm: bool) -> float:
+    w = scenes.new_world(quick_iterations=4)
+    ode.dWorldSetQuickStepWarmStarting(w, warm)
+    assert ode.dWorldGetQuickStepWarmStarting(w) == int(warm)
+    prev = None
+    bodies = []
+    for i in range(15):
+        b = ode.dBodyCreate(w)
+        m = ode.dMass()
+        ode.dMassSetSphereTotal(m, 1.0 if i < 14 else 50.0, 0.05)
+        ode.dBodySetMass(b, m)
+        ode.dBodySetPosition(b, 0, 0, -0.1 * (i + 1))
+        j = ode.dJointCreateBall(w, None)
+        ode.dJointAttach(j, b, prev)
+        ode.dJointSetBallAnchor(j, 0, 0, -0.1 * i)
+        bodies.append(b)
+        prev = b
+    # largest stretch of the chain under the heavy end mass (m): 0 when every joint holds
+    stretch = 0.0
+    for _ in range(300):
+        ode.dWorldQuickStep(w, 0.01)
+        stretch = max(stretch, abs(-ode.dBodyGetPosition(bodies[-1])[2] - 1.5))
+    ode.dWorldDestroy(w)
+    return stretch
+
+
+def test_warm_starting_tightens_a_stiff_chain_with_few_iterations():
+    cold = _stiff_chain_gap(False)
+    warm = _stiff_chain_gap(True)
+    assert cold > 0.01                 # 4 cold iterations cannot hold 50 kg on 1 kg links
+    assert warm < 0.5 * cold

@@ -36,8 +36,9 @@ from numba import njit
 from engine.ode import checks
 from engine.ode.constants import dAMotorEuler, dAMotorUser, dJointTypeAMotor
 from engine.ode.errors import ODEError
-from engine.ode.joints.anchors import body_arrays, unit
+from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.dball import ode_normalize, ode_unit
 from engine.ode.joints.layout import B_R, JF_REVERSE
 from engine.ode.joints.limot import LM_FMAX, LM_SIZE, add_limot, test_limit
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
@@ -88,7 +89,7 @@ class AMotorJoint(Joint):
             allowed = "0" if anum == 1 else f"0 or {_EULER_REL[anum]}"
             raise ODEError(fn, "rel", f"in Euler mode axis {anum} takes rel {allowed}, "
                            f"got {rel}")
-        unit(v, fn)
+        ode_unit(v, fn)
         if rel != 0 and self.reversed:
             rel = 3 - rel
         b0, b1 = self.body_rows()
@@ -102,7 +103,7 @@ class AMotorJoint(Joint):
         else:
             a = v
         self.di[I_REL + anum] = rel
-        self.d[AX + 3 * anum:AX + 3 * anum + 3] = unit(a, fn)
+        self.d[AX + 3 * anum:AX + 3 * anum + 3] = ode_unit(a, fn)
         if self.mode == dAMotorEuler:
             self.set_euler_references()
 
@@ -131,15 +132,6 @@ class AMotorJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def _unit_or_x(v) -> np.ndarray:
-    """v / |v|, or +x for a zero vector (ODE's fallback)."""
-    n = math.sqrt(dot3(v, v))
-    if n == 0.0:
-        return np.array([1.0, 0.0, 0.0])
-    return v / n
-
-
-@njit(cache=True, nogil=True)
 def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
     """The axes in world coordinates, rows of a (3, 3) array.
 
@@ -157,7 +149,7 @@ def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
             ax[second] = mat_vec(B[B_R][b1], d[AX + 3 * second:AX + 3 * second + 3])
         else:
             ax[second] = d[AX + 3 * second:AX + 3 * second + 3]
-        ax[1] = _unit_or_x(cross3(ax[2], ax[0]))
+        ax[1] = ode_normalize(cross3(ax[2], ax[0]))
         return ax
     for i in range(di[I_NUM]):
         a = d[AX + 3 * i:AX + 3 * i + 3]

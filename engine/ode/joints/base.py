@@ -14,8 +14,7 @@ from engine.ode import checks
 from engine.ode.body import Body, body_of
 from engine.ode.constants import dJointTypeNone, dParamGroup
 from engine.ode.errors import ODEError
-from engine.ode.joints.layout import (JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP,
-                                      JF_REVERSE)
+from engine.ode.joints.layout import JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_REVERSE
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
 from engine.ode.structs import dJointFeedback
 from engine.ode.world import World, world_of

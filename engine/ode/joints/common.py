@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.joints.layout import (B_POS, B_Q, B_R, ROW_C, ROW_J, WP_ERP, WP_FPS)
+from engine.ode.joints.layout import B_POS, B_Q, B_R, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul1, qmul2, qmul3
 
 

@@ -24,6 +24,7 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_FPS
 from engine.ode.kernels.vec import cross3, mat_vec
+from engine.ode.rotation import safe_normalize3
 
 A1, A2, ERP, CFM, DIST = 0, 3, 6, 7, 8
 
@@ -118,6 +119,25 @@ def anchors_world(d, b0, b1, B):
 
 
 @njit(cache=True, nogil=True)
+def ode_normalize(v) -> np.ndarray:
+    """A unit copy of v (3,) normalized as ODE's dNormalize3 does (largest
+    component divided out first: same rounding); +x for a zero vector."""
+    out = v.copy()
+    if not safe_normalize3(out):
+        out[0] = 1.0
+        out[1] = 0.0
+        out[2] = 0.0
+    return out
+
+
+def ode_unit(v: np.ndarray, function: str, argument: str = "x, y, z") -> np.ndarray:
+    """Python side: ``v`` (3,) normalized like :func:`ode_normalize`; ODEError if zero."""
+    if not np.any(v):
+        raise ODEError(function, argument, "the axis must not be the zero vector")
+    return ode_normalize(np.asarray(v, dtype=np.float64))
+
+
+@njit(cache=True, nogil=True)
 def _norm(v) -> float:
     return math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
 
@@ -142,7 +162,7 @@ def distance_row(d, b0, b1, B, wp, rows, r) -> None:
             u = u - B[B_LVEL][b1] - cross3(B[B_AVEL][b1], rel2)
         if _norm(u) < _MIN_LENGTH:
             u = np.array([1.0, 0.0, 0.0])
-    u = u / _norm(u)
+    u = ode_normalize(u)
     J = rows[ROW_J]
     J[r, 0:3] = u
     J[r, 3:6] = cross3(rel1, u)

@@ -19,9 +19,8 @@ from numba import njit
 from engine.ode import checks
 from engine.ode.constants import dJointTypeDHinge
 from engine.ode.errors import ODEError
-from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import create_joint, joint_of
-from engine.ode.joints.dball import A1, A2, DIST, ERP, DistanceJoint, distance_row
+from engine.ode.joints.dball import A1, A2, DIST, ERP, DistanceJoint, distance_row, ode_unit
 from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_J, WP_FPS
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
@@ -99,13 +98,13 @@ def dJointSetDHingeAxis(j, x: float, y: float, z: float) -> None:
     fn = "dJointSetDHingeAxis"
     joint = _dhinge(j, fn)
     v = checks.xyz(x, y, z, fn)
-    unit(v, fn)
+    ode_unit(v, fn)
     b0, b1 = joint.body_rows()
     if b0 < 0:
         raise ODEError(fn, "j", "the joint must be attached to a body first")
     s = joint.world.bodies
-    joint.d[AX1:AX1 + 3] = unit(s.R[b0].T @ v, fn)
-    joint.d[AX2:AX2 + 3] = unit(v if b1 < 0 else s.R[b1].T @ v, fn)
+    joint.d[AX1:AX1 + 3] = ode_unit(s.R[b0].T @ v, fn)
+    joint.d[AX2:AX2 + 3] = ode_unit(v if b1 < 0 else s.R[b1].T @ v, fn)
 
 
 def dJointGetDHingeAxis(j) -> np.ndarray:

@@ -21,11 +21,23 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypeHinge, dParamSuspensionCFM, dParamSuspensionERP
-from engine.ode.joints.anchors import (body_arrays, get_anchor1, get_anchor2, get_axis1,
-                                       set_anchors, set_axes, unit)
+from engine.ode.joints.anchors import (
+    body_arrays,
+    get_anchor1,
+    get_anchor2,
+    get_axis1,
+    set_anchors,
+    set_axes,
+    unit,
+)
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.common import (hinge_angle, initial_rel_rotation, set_ball, set_ball2,
-                                      world_axis1)
+from engine.ode.joints.common import (
+    hinge_angle,
+    initial_rel_rotation,
+    set_ball,
+    set_ball2,
+    world_axis1,
+)
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J
 from engine.ode.joints.limot import add_limot, test_limit
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul3

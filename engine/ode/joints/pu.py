@@ -36,7 +36,8 @@ from engine.ode.joints.layout import (B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J,
                                       WP_FPS)
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
 from engine.ode.joints.limot2 import add_two_point_limot
-from engine.ode.kernels.vec import R_to_q, cross3, dot3, mat_vec, plane_space, qmul1, qmul2
+from engine.ode.kernels.vec import (R_to_q, cross3, dot3, mat_vec, plane_space, qmul0, qmul1,
+                                    qmul2)
 
 A1, A2, AX1, AX2, QREL1, QREL2, AXP = 0, 3, 6, 9, 12, 16, 20
 LIM1, LIM2, LIMP = 23, 35, 47
@@ -134,23 +135,44 @@ def rest_rotations(d, b0, b1, B) -> None:
 
 
 @njit(cache=True, nogil=True)
-def angles(d, b0, b1, B) -> tuple:
-    """(angle about axis 1, angle about axis 2) in rad, internal body order.
-
-    The cross's frame is built from the two current axes; each angle is the
-    rotation of a body relative to the cross since the rest pose.
-    """
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
-    qrel = qmul2(qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2)), d[QREL1:QREL1 + 4])
-    a1 = angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
-    qc = _q_from_2_axes(ax2, ax1)
+def _angle2_of(d, b1, B, qc) -> float:
+    """Angle about axis 2 (rad) from the cross's rotation ``qc`` as seen by body 2."""
     if b1 >= 0:
         qrel = qmul2(qmul1(B[B_Q][b1], qc), d[QREL2:QREL2 + 4])
     else:
         qrel = qmul2(qc, d[QREL2:QREL2 + 4])
-    a2 = -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
-    return a1, a2
+    return -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
+
+
+@njit(cache=True, nogil=True)
+def angles(d, b0, b1, B) -> tuple:
+    """(angle about axis 1, angle about axis 2) in rad, internal body order.
+
+    The cross's frame is built from the two current axes (x along axis 1,
+    axis 2 in its x-y plane); each angle is the rotation of a body relative
+    to the cross since the rest pose. As ODE's getAngles, body 2's view of
+    the cross is that frame turned by π about ax1 + ax2, which swaps the
+    axes (exactly the frame built the other way round when both are unit
+    vectors; axis 2 of a one-body joint is kept as given, not normalized).
+    """
+    ax1 = world_axis1(d, AX1, b0, B)
+    ax2 = world_axis2(d, AX2, b1, B)
+    qc = _q_from_2_axes(ax1, ax2)
+    qrel = qmul2(qmul1(B[B_Q][b0], qc), d[QREL1:QREL1 + 4])
+    a1 = angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
+    half = np.zeros(4)
+    half[1:4] = ax1 + ax2
+    half[1:4] /= math.sqrt(dot3(half[1:4], half[1:4]))
+    return a1, _angle2_of(d, b1, B, qmul0(half, qc))
+
+
+@njit(cache=True, nogil=True)
+def angle2(d, b0, b1, B) -> float:
+    """Angle about axis 2 alone (rad), ODE's getAngle2: the cross's frame
+    built from axis 2 then axis 1."""
+    ax1 = world_axis1(d, AX1, b0, B)
+    ax2 = world_axis2(d, AX2, b1, B)
+    return _angle2_of(d, b1, B, _q_from_2_axes(ax2, ax1))
 
 
 @njit(cache=True, nogil=True)
@@ -376,17 +398,29 @@ def _angles(joint: PUJoint) -> tuple[float, float]:
     return (float(a2), float(a1)) if joint.reversed else (float(a1), float(a2))
 
 
+def _angle(j, fn: str, n: int) -> float:
+    """User angle ``n`` computed alone, as ODE's dJointGetPUAngle1/2 do."""
+    joint = _pu(j, fn)
+    b0, b1 = joint.body_rows()
+    if b0 < 0:
+        return 0.0
+    B = body_arrays(joint.world)
+    if (n == 1) != joint.reversed:
+        return float(angles(joint.d, b0, b1, B)[0])
+    return float(angle2(joint.d, b0, b1, B))
+
+
 def dJointGetPUAngles(j) -> tuple[float, float]:
     """(angle 1, angle 2) in rad, -π..π, zero when the anchor/axes were set."""
     return _angles(_pu(j, "dJointGetPUAngles"))
 
 
 def dJointGetPUAngle1(j) -> float:
-    return _angles(_pu(j, "dJointGetPUAngle1"))[0]
+    return _angle(j, "dJointGetPUAngle1", 1)
 
 
 def dJointGetPUAngle2(j) -> float:
-    return _angles(_pu(j, "dJointGetPUAngle2"))[1]
+    return _angle(j, "dJointGetPUAngle2", 2)
 
 
 def _angle_rate(j, fn: str, n: int) -> float:

@@ -31,8 +31,8 @@ from engine.ode.constants import (
     dTransmissionParallelAxes,
 )
 from engine.ode.errors import ODEError
-from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
+from engine.ode.joints.dball import ode_normalize, ode_unit
 from engine.ode.joints.layout import (
     B_AVEL,
     B_POS,
@@ -73,10 +73,10 @@ class TransmissionJoint(Joint):
 
     def set_axis(self, i: int, v: np.ndarray, fn: str) -> None:
         """Wheel ``i``'s axis from world direction ``v`` (if body i exists)."""
-        unit(v, fn)
+        ode_unit(v, fn)
         row = self.body_rows()[i]
         if row >= 0:
-            self.d[AXS + 3 * i:AXS + 3 * i + 3] = unit(self.world.bodies.R[row].T @ v, fn)
+            self.d[AXS + 3 * i:AXS + 3 * i + 3] = ode_unit(self.world.bodies.R[row].T @ v, fn)
         self.di[I_UPDATE] = 1
 
     def get_axis(self, i: int) -> np.ndarray:
@@ -118,15 +118,6 @@ class TransmissionJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def _unit_or_x(v) -> np.ndarray:
-    """v / |v|, or +x for a zero vector."""
-    n = math.sqrt(dot3(v, v))
-    if n == 0.0:
-        return np.array([1.0, 0.0, 0.0])
-    return v / n
-
-
-@njit(cache=True, nogil=True)
 def _norm(v) -> float:
     return math.sqrt(dot3(v, v))
 
@@ -139,7 +130,7 @@ def _mesh_parallel(d, a, n, c, tl) -> None:
     base = a[1] - a[0]
     c[0] = a[0] + base * (ratio / (1.0 + ratio))
     c[1] = c[0]
-    base = _unit_or_x(base)
+    base = ode_normalize(base)
     for i in range(2):
         tl[i] = cross3(base, n[i])
 
@@ -173,7 +164,7 @@ def _mesh_chain(d, a, n, c, tl) -> None:
     cphi = 0.0 if dist == 0.0 else (d[RADII + 1] - d[RADII]) / dist
     cphi = min(1.0, max(-1.0, cphi))
     sphi = math.sqrt(1.0 - cphi * cphi)
-    base = _unit_or_x(base)
+    base = ode_normalize(base)
     for i in range(2):
         rad = d[RADII + i]
         u = np.array([rad * cphi, 0.0, rad * sphi])
@@ -182,7 +173,7 @@ def _mesh_chain(d, a, n, c, tl) -> None:
         # applied as ODE applies them
         v = np.array([dot3(base, u), dot3(n[i], u), dot3(side, u)])
         c[i] = a[i] + v
-        tl[i] = _unit_or_x(cross3(v, n[i]))
+        tl[i] = ode_normalize(cross3(v, n[i]))
 
 
 @njit(cache=True, nogil=True)
@@ -191,7 +182,7 @@ def _remeasure(d, b, a, c, B) -> None:
     for i in range(2):
         rad = c[i] - a[i]
         d[RADII + i] = _norm(rad)
-        x = _unit_or_x(mat_t_vec(B[B_R][b[i]], rad))
+        x = ode_normalize(mat_t_vec(B[B_R][b[i]], rad))
         z = d[AXS + 3 * i:AXS + 3 * i + 3].copy()
         y = cross3(z, x)
         m = REFM + 9 * i

@@ -25,7 +25,7 @@ position i = nC + nN and the rows not yet processed follow (their x is 0).
 ``perm[k]`` is the original index of position k.  A[C, C] is factored as
 L D L' in an order of its own: ``cidx[j]`` is the position of the j-th
 factored index.  Removing an index from C then swaps only two positions of
-the problem (see `_clamped_to_pinned`).  Only the lower triangle of A is read.
+the problem (see `_leave_clamped`).  Only the lower triangle of A is read.
 
 Everything here (order of the rows, the pivot choices, the tie-breaking of the
 step length, the degenerate-case exits) follows ODE 0.16 so that the same
@@ -257,8 +257,8 @@ def _step_length(
 
 # Row k (the driving row, or a member of N) joins C.  Its factor row is
 # appended last (needs dell, ell for row k; `fresh_terms` computes them), then
-# position k trades places with position nc, the first of N, so that C stays
-# [0, nc] and N stays contiguous right after it.
+# position k trades places with position nc, the first of N, so that C becomes
+# [0, nc + 1) and N stays contiguous right after it.
 @njit(cache=True, nogil=True)
 def _join_clamped(
     A: np.ndarray, n: int, k: int, nc: int, cidx: np.ndarray, prob: tuple, fact: tuple,
@@ -489,7 +489,8 @@ def solve_boxed_lcp(
     L = np.empty((n, n))
     lstart = np.empty(n, dtype=np.int64)
     work = np.empty((7, n))
-    diag, dinv, dell, ell, tmp, dx, dw = work[0], work[1], work[2], work[3], work[4], work[5], work[6]
+    diag, dinv, dell, ell = work[0], work[1], work[2], work[3]
+    tmp, dx, dw = work[4], work[5], work[6]
     fact = (L, lstart, diag, dinv, dell, ell, tmp)
     for k in range(n):
         x[k] = 0.0
