@@ -43,6 +43,9 @@ _API_MODULES = (
     "engine.ode.joints.lmotor",
     "engine.ode.joints.contact",
     "engine.ode.step.stepper", "engine.ode.export_dif",
+    "engine.ode.collision.geom", "engine.ode.collision.primitives",
+    "engine.ode.collision.space", "engine.ode.collision.dispatch",
+    # @collision-modules (one line per collision module goes right below)
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",

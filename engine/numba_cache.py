@@ -1,0 +1,64 @@
+"""Keep numba's on-disk cache consistent with the engine's sources.
+
+numba's ``cache=True`` re-validates a compiled function against its own
+source file only; kernels that call kernels in other files (the step calls
+every joint's ``info2``) would keep stale machine code after an edit. At
+import, a hash of every engine source file is compared with the one stored
+next to the cache; when they differ, the engine's cache entries are removed
+so everything recompiles once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import shutil
+
+ENGINE_DIR = pathlib.Path(__file__).resolve().parent
+STAMP_NAME = "odeon-engine-sources.sha256"
+
+
+def sources_digest(root: pathlib.Path = ENGINE_DIR) -> str:
+    """SHA-256 over the relative path and bytes of every .py file under ``root``."""
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _cache_dirs() -> list[pathlib.Path]:
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:
+        return [pathlib.Path(custom)]
+    return [p for p in ENGINE_DIR.rglob("__pycache__") if p.is_dir()]
+
+
+def invalidate_if_stale() -> bool:
+    """Remove stale engine entries from numba's cache; True if anything was removed."""
+    digest = sources_digest()
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    stamp_dir = pathlib.Path(custom) if custom else ENGINE_DIR / "__pycache__"
+    stamp = stamp_dir / STAMP_NAME
+    try:
+        if stamp.read_text() == digest:
+            return False
+    except OSError:
+        pass
+    removed = False
+    for d in _cache_dirs():
+        if custom:
+            if d.exists():
+                shutil.rmtree(d, ignore_errors=True)
+                removed = True
+        else:
+            for f in list(d.glob("*.nbi")) + list(d.glob("*.nbc")):
+                f.unlink(missing_ok=True)
+                removed = True
+    try:
+        stamp_dir.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:
+        pass
+    return removed

@@ -1,0 +1,1 @@
+"""ODE's collision system: geoms, spaces, dCollide and the narrow-phase colliders."""

@@ -1,0 +1,30 @@
+"""Stale compiled kernels are dropped when any engine source changes."""
+
+from __future__ import annotations
+
+import pathlib
+
+from engine import numba_cache
+
+
+def test_digest_changes_with_any_source(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    d1 = numba_cache.sources_digest(tmp_path)
+    (tmp_path / "sub" / "b.py").write_text("y = 3\n")
+    assert numba_cache.sources_digest(tmp_path) != d1
+
+
+def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "kernel.nbi").write_text("old")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    assert numba_cache.invalidate_if_stale() is True
+    assert not (cache / "kernel.nbi").exists()
+    stamp = pathlib.Path(cache) / numba_cache.STAMP_NAME
+    assert stamp.read_text() == numba_cache.sources_digest()
+    (cache / "kernel.nbi").write_text("fresh")
+    assert numba_cache.invalidate_if_stale() is False
+    assert (cache / "kernel.nbi").exists()
