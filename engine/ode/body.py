@@ -229,8 +229,9 @@ def dBodySetMass(b: Body, mass) -> None:
         store.invI[i] = np.linalg.inv(I3)
     except np.linalg.LinAlgError:
         store.invI[i] = np.eye(3)
-    if not store.flags[i] & BF_KINEMATIC:
-        store.invmass[i] = 1.0 / mass.mass
+    # as ODE, setting the mass makes a kinematic body dynamic again
+    store.flags[i] &= ~BF_KINEMATIC
+    store.invmass[i] = 1.0 / mass.mass
 
 
 def dBodyGetMass(b: Body):

@@ -212,19 +212,23 @@ def dBodyGetMaxAngularSpeed(b: Body) -> float:
 
 # ----------------------------------------------------------------------------- modes
 def dBodySetKinematic(b: Body) -> None:
-    """Make the body kinematic: infinite mass, moved only by its velocity."""
+    """Make the body kinematic: infinite mass and inertia, moved only by its
+    velocity (joints and contacts cannot push it)."""
     body = body_of(b, "dBodySetKinematic")
     store = body.world.bodies
     _flag(body, BF_KINEMATIC, True)
     store.invmass[body.index] = 0.0
+    store.invI[body.index] = 0.0
 
 
 def dBodySetDynamic(b: Body) -> None:
-    """Make the body dynamic again, with its stored mass."""
+    """Make the body dynamic again with its stored mass (as dBodySetMass does)."""
     body = body_of(b, "dBodySetDynamic")
     store = body.world.bodies
+    i = body.index
     _flag(body, BF_KINEMATIC, False)
-    store.invmass[body.index] = 1.0 / store.mass[body.index]
+    store.invmass[i] = 1.0 / store.mass[i]
+    store.invI[i] = np.linalg.inv(store.I[i])
 
 
 def dBodyIsKinematic(b: Body) -> int:

@@ -356,3 +356,24 @@ def test_destroyed_body_is_rejected(w):
         ode.dBodyGetPosition(b)
     c = ode.dBodyCreate(w)          # its row is reused by a new body
     assert c.alive and not b.alive
+
+
+def test_kinematic_body_holds_its_joints_like_the_world(w):
+    """A body hanging from a kinematic body by a ball joint stays put (ODE
+    zeroes a kinematic body's inverse inertia as well as its inverse mass)."""
+    ode.dWorldSetGravity(w, 0, 0, -9.81)
+    k = ode.dBodyCreate(w)
+    ode.dBodySetPosition(k, 0, 0, 1)
+    ode.dBodySetKinematic(k)
+    b = ode.dBodyCreate(w)
+    ode.dBodySetPosition(b, 0, 0, 0.5)
+    j = ode.dJointCreateBall(w, None)
+    ode.dJointAttach(j, k, b)
+    ode.dJointSetBallAnchor(j, 0, 0, 1)
+    for _ in range(100):
+        ode.dWorldStep(w, 0.01)
+    assert np.allclose(ode.dBodyGetPosition(k), [0, 0, 1])
+    assert np.allclose(ode.dBodyGetAngularVel(k), 0)
+    assert ode.dBodyGetPosition(b)[2] == pytest.approx(0.5, abs=1e-6)
+    ode.dBodySetMass(k, ode.dBodyGetMass(k))     # setting the mass makes it dynamic
+    assert ode.dBodyIsKinematic(k) == 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.bodystore import (BF_ALIVE, BF_AUTO_DISABLE, BF_DISABLED)
+from engine.ode.bodystore import BF_ALIVE, BF_AUTO_DISABLE, BF_DISABLED
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED
 
 BF_AD_READY = 1 << 11   # auto-disable sample buffer full at least once

@@ -40,29 +40,61 @@ def _jinvm(J, jb, invmass, invI):
 
 
 @njit(cache=True, nogil=True)
+def _assemble_A(J, JinvM, jb):
+    """A = J M⁻¹ Jᵀ, (m, m), visiting only row pairs that share a body.
+
+    Rows are grouped by body (each row appears under each of its bodies);
+    within a group every pair (i, j ≥ i) gets that body's contribution
+    (J M⁻¹)_i · J_j. Cost Σ_bodies (rows on it)² instead of m².
+    """
+    m = J.shape[0]
+    ent_body = np.empty(2 * m, dtype=np.int64)
+    ent_row = np.empty(2 * m, dtype=np.int64)
+    ent_slot = np.empty(2 * m, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        for s in range(2):
+            b = jb[i, s]
+            if b >= 0:
+                ent_body[k] = b
+                ent_row[k] = i
+                ent_slot[k] = s
+                k += 1
+    order = np.argsort(ent_body[:k], kind="mergesort")
+    A = np.zeros((m, m))
+    g0 = 0
+    while g0 < k:
+        b = ent_body[order[g0]]
+        g1 = g0
+        while g1 < k and ent_body[order[g1]] == b:
+            g1 += 1
+        for a in range(g0, g1):
+            i = ent_row[order[a]]
+            oi = 6 * ent_slot[order[a]]
+            for c in range(g0, g1):
+                j = ent_row[order[c]]
+                if j < i:
+                    continue
+                oj = 6 * ent_slot[order[c]]
+                acc = 0.0
+                for t in range(6):
+                    acc += JinvM[i, oi + t] * J[j, oj + t]
+                A[i, j] += acc
+        g0 = g1
+    for i in range(m):
+        for j in range(i + 1, m):
+            A[j, i] = A[i, j]
+    return A
+
+
+@njit(cache=True, nogil=True)
 def exact_solve(J, c, cfm, lo, hi, findex, jb, nub, bodies, invmass, invI, lvel, avel,
                 facc, tacc, h, lam, cforce) -> None:
     """Solve the island's LCP exactly; write λ (m,) and per-body Jᵀλ (N, 6)."""
     m = J.shape[0]
     rh = 1.0 / h
     JinvM = _jinvm(J, jb, invmass, invI)
-    # A_ij = sum over the bodies row i and row j share of (J M⁻¹)_i · J_j
-    A = np.zeros((m, m))
-    for i in range(m):
-        for j in range(i, m):
-            acc = 0.0
-            for si in range(2):
-                bi = jb[i, si]
-                if bi < 0:
-                    continue
-                for sj in range(2):
-                    if jb[j, sj] == bi:
-                        oi = 6 * si
-                        oj = 6 * sj
-                        for k in range(6):
-                            acc += JinvM[i, oi + k] * J[j, oj + k]
-            A[i, j] = acc
-            A[j, i] = acc
+    A = _assemble_A(J, JinvM, jb)
     for i in range(m):
         A[i, i] += cfm[i] * rh
     # tmp = v / h + M⁻¹ fe, per body (6,)

@@ -15,8 +15,7 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.errors import ODEError
-from engine.ode.joints.layout import (WP_CFM, WP_ERP, WP_FPS, WP_H, WP_LAYER,
-                                      WP_MAX_VEL, WP_SIZE)
+from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_LAYER, WP_MAX_VEL, WP_SIZE
 from engine.ode.rng import RNG_STATE
 from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
 from engine.ode.step.assemble import build_rows
@@ -62,8 +61,8 @@ def _warm_start(order, offsets, js, jlam, jnrows, lam) -> None:
 
 
 @njit(cache=True, nogil=True)
-def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, bseq, B, mass, I_body,
-                invI_body, invI_world, damping, ad, njoint, jtype, jbody, jflags, jattach,
+def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, bseq, B, mass,
+                I_body, invI_body, invI_world, damping, ad, njoint, jtype, jbody, jflags, jattach,
                 jdata, jidata, jfeedback, jlam, jnrows, rng_state):
     """One step of the whole world. Returns the number of islands stepped."""
     pos, R, q, lvel, avel, facc, tacc, invmass = B
@@ -77,15 +76,18 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
                                                   adj_other, njoint, jbody, jflags, invmass)
     ni = bstart.shape[0] - 1
     cforce = np.zeros((nbody, 6))
+    scratch = np.empty((9, 3))
     for isl in range(ni):
         ib = bodies[bstart[isl]:bstart[isl + 1]]
         js = joints[jstart[isl]:jstart[isl + 1]]
         for b in ib:
             prepare_body(b, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
-                         invI_body, invI_world)
-        order, offsets, J, c, cfm, lo, hi, findex, jb, nub = build_rows(
-            js, jtype, jbody, jflags, jdata, jidata, B, wp, not quick)
-        m = J.shape[0]
+                         invI_body, invI_world, scratch)
+        m = 0
+        if js.shape[0] > 0:
+            order, offsets, J, c, cfm, lo, hi, findex, jb, nub = build_rows(
+                js, jtype, jbody, jflags, jdata, jidata, B, wp, not quick)
+            m = J.shape[0]
         if m > 0:
             lam = np.zeros(m)
             if quick and warm:
@@ -100,23 +102,28 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
                             lvel, avel, facc, tacc, h, lam, cforce)
             _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows)
         for b in ib:
-            # v += h M⁻¹ (fe + Jᵀλ)
+            # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h
             imh = invmass[b] * h
-            for k in range(3):
-                if m > 0:
+            if m > 0:
+                for k in range(3):
                     lvel[b, k] += (cforce[b, k] + facc[b, k]) * imh
-                else:
+                a0 = (cforce[b, 3] + tacc[b, 0]) * h
+                a1 = (cforce[b, 4] + tacc[b, 1]) * h
+                a2 = (cforce[b, 5] + tacc[b, 2]) * h
+            else:
+                for k in range(3):
                     lvel[b, k] += facc[b, k] * imh
-            acc = np.empty(3)
+                a0 = tacc[b, 0] * h
+                a1 = tacc[b, 1] * h
+                a2 = tacc[b, 2] * h
             for k in range(3):
-                acc[k] = ((cforce[b, 3 + k] if m > 0 else 0.0) + tacc[b, k]) * h
-            for k in range(3):
-                avel[b, k] += (invI_world[b, k, 0] * acc[0] + invI_world[b, k, 1] * acc[1]
-                               + invI_world[b, k, 2] * acc[2])
+                avel[b, k] += (invI_world[b, k, 0] * a0 + invI_world[b, k, 1] * a1
+                               + invI_world[b, k, 2] * a2)
             step_body(b, h, bflags, pos, q, R, lvel, avel, max_ang, frot_axis, lin_damp,
                       ang_damp, lin_thr2, ang_thr2)
-            facc[b, :] = 0.0
-            tacc[b, :] = 0.0
+            for k in range(3):
+                facc[b, k] = 0.0
+                tacc[b, k] = 0.0
     return ni
 
 
@@ -143,10 +150,10 @@ def run_step(world: World, h: float, quick: bool) -> int:
                s.ang_damp_thr2)
     ad = (s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples, s.ad_idle_steps,
           s.ad_idle_time, s.ad_sample_index, s.ad_buf)
-    ni = step_kernel(quick, world.qs_warm_start, h, _world_params(world, h), world.gravity, world.qs_iterations,
-                     world.qs_w, n, s.flags, s.seq, B, s.mass, s.I, s.invI, world.invI_world,
-                     damping, ad, jt.count, jt.type, jt.body, jt.flags, jt.attach_seq,
-                     jt.data, jt.idata, jt.feedback, jt.lam, jt.nrows, RNG_STATE)
+    ni = step_kernel(quick, world.qs_warm_start, h, _world_params(world, h), world.gravity,
+                     world.qs_iterations, world.qs_w, n, s.flags, s.seq, B, s.mass, s.I, s.invI,
+                     world.invI_world, damping, ad, jt.count, jt.type, jt.body, jt.flags,
+                     jt.attach_seq, jt.data, jt.idata, jt.feedback, jt.lam, jt.nrows, RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         fb = joint.feedback
         row = jt.feedback[idx]
