@@ -1,7 +1,9 @@
 """Run every ``bench/bench_*.py`` in turn (this is what ``make bench`` calls).
 
-Each benchmark runs in its own process with this interpreter, default
-options, and ``NUMBA_CACHE_DIR`` defaulting to ``<repo>/.numba_cache``.
+Each benchmark runs in its own process with this interpreter and default
+options; ``NUMBA_CACHE_DIR`` is the engine-source-keyed cache chosen by
+``bench/common.py`` (``ODEON_BENCH_NUMBA_CACHE=shared`` keeps the caller's,
+defaulting to ``<repo>/.numba_cache``).
 Extra arguments select benchmarks by substring:
 ``.venv/bin/python bench/run_all.py dynamics``.  The exit status is non-zero
 if any benchmark failed; benchmarks make no timed assertions.
@@ -17,6 +19,9 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
+sys.path.insert(0, str(BENCH_DIR))
+
+import common  # noqa: E402  (sets NUMBA_CACHE_DIR for the children)
 
 
 def discover(filters: list[str]) -> list[Path]:
@@ -28,7 +33,7 @@ def discover(filters: list[str]) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmarks; returns the number of failures (capped at 1 for the exit code)."""
+    """Run the benchmarks; returns the exit status (1 if any failed or none matched)."""
     filters = sys.argv[1:] if argv is None else argv
     scripts = discover(filters)
     if not scripts:
@@ -36,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     env = dict(os.environ)
     env.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
+    print(common.NUMBA_CACHE_NOTE, flush=True)
     failed: list[str] = []
     for script in scripts:
         print(f"=== {script.name} ===", flush=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.ode.joints.layout import JD, JI, MAX_ROWS
+from engine.ode.joints.layout import JD, JF_ALIVE, JF_ENABLED, JI, MAX_ROWS
 
 
 class JointStore:
@@ -57,8 +57,6 @@ class JointStore:
 
     def create(self, jtype: int) -> int:
         """A fresh row of type ``jtype``, attached to nothing, enabled."""
-        from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED
-
         if self.free:
             i = self.free.pop()
         else:
@@ -67,7 +65,9 @@ class JointStore:
             i = self.count
             self.count += 1
         self.type[i] = jtype
-        self.body[i] = (-1, -1)
+        body = self.body
+        body[i, 0] = -1
+        body[i, 1] = -1
         self.flags[i] = JF_ALIVE | JF_ENABLED
         self.data[i] = 0.0
         self.idata[i] = 0

@@ -145,3 +145,28 @@ def hinge_motor(case: str, steps: int = 3000, dt: float = 0.001) -> dict:
     reach = next((i for i, v in enumerate(rates) if v >= 1.0 - 1e-6), None)
     ode.dWorldDestroy(w)
     return {"rates": rates, "final_angle": angles[-1], "reach": reach}
+
+
+def slider_motor(case: str, steps: int = 3000, dt: float = 0.001) -> dict:
+    w = new_world()
+    v0 = (2.0, 0.0, 0.0) if case == "unpowered_v0" else None
+    b = body(w, (0, 0, 1), lambda m: ode.dMassSetBoxTotal(m, 1.0, 0.2, 0.2, 0.2), lin_vel=v0)
+    j = ode.dJointCreateSlider(w, None)
+    ode.dJointAttach(j, b, None)
+    ode.dJointSetSliderAxis(j, 1, 0, 0)
+    ode.dJointSetSliderParam(j, ode.dParamLoStop, -0.5)
+    ode.dJointSetSliderParam(j, ode.dParamHiStop, 0.5)
+    ode.dJointSetSliderParam(j, ode.dParamBounce, 0.5)
+    if case == "motor":
+        ode.dJointSetSliderParam(j, ode.dParamVel, 1.0)
+        ode.dJointSetSliderParam(j, ode.dParamFMax, 1.0)
+    pos = [ode.dJointGetSliderPosition(j)]
+    rate = [ode.dJointGetSliderPositionRate(j)]
+    for _ in range(steps):
+        ode.dWorldStep(w, dt)
+        pos.append(ode.dJointGetSliderPosition(j))
+        rate.append(ode.dJointGetSliderPositionRate(j))
+    reversals = [(i, rate[i]) for i in range(1, len(rate))
+                 if (rate[i - 1] > 0) != (rate[i] > 0) and abs(rate[i - 1]) > 1e-3]
+    ode.dWorldDestroy(w)
+    return {"max": max(pos), "min": min(pos), "final": pos[-1], "reversals": reversals}

@@ -83,3 +83,16 @@ def test_hinge_motor_first_step_is_fmax_limited():
     inertia = 1.0 * (0.5 ** 2 + 0.1 ** 2) / 12
     assert out["rates"][1] == pytest.approx(10.0 * 0.001 / inertia, rel=1e-9)
     assert not math.isnan(out["final_angle"])
+
+
+@pytest.mark.parametrize("case", ["motor", "unpowered_v0"])
+def test_slider_stops_bounce_and_motor(case):
+    r = ref("slider_motor")["results"][case]
+    out = scenes.slider_motor(case)
+    assert out["max"] == pytest.approx(r["max_pos"], abs=0.005)
+    assert out["min"] == pytest.approx(r["min_pos"], abs=0.005)
+    assert out["final"] == pytest.approx(r["final_pos"], rel=0.01)
+    n = 3 if case == "motor" else 2
+    for (step, rate_after), want in zip(out["reversals"][:n], r["reversals"][:n], strict=True):
+        assert abs(step - want["step"]) <= max(2, 0.01 * want["step"])
+        assert rate_after == pytest.approx(want["rate_after"], rel=0.01)

@@ -14,8 +14,14 @@ import numpy as np
 
 from engine.ode import checks
 from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.constants import (dBoxClass, dCapsuleClass, dCylinderClass, dPlaneClass,
-                                  dRayClass, dSphereClass)
+from engine.ode.constants import (
+    dBoxClass,
+    dCapsuleClass,
+    dCylinderClass,
+    dPlaneClass,
+    dRayClass,
+    dSphereClass,
+)
 from engine.ode.errors import ODEError
 
 _INF = math.inf

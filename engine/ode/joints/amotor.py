@@ -12,8 +12,10 @@ Two modes, as in ODE:
 Record (floats): ``axis[k]`` at 3k:3k+3 (k = 0..2; body-0 frame for
 rel 1, body-1 frame for rel 2, world otherwise; in Euler mode axis 0 and 2
 are in their body's frame whatever rel says), ``ref[0]`` 9:12 (the
-original axis 2, body-0 frame), ``ref[1]`` 12:15 (the original axis 0,
-body-1 frame or world), ``angle[k]`` 15+k (rad), limot blocks at 18, 30
+Euler axis not kept by body 0 — axis 2, or axis 0 when reversed — as it
+was when set, in body 0's frame), ``ref[1]`` 12:15 (the axis kept by body
+0 as it was when set, in body 1's frame or the world's), ``angle[k]``
+15+k (rad), limot blocks at 18, 30
 and 42 (parameter groups 1, 2, 3). Ints: mode 0, number of axes 1,
 ``rel[k]`` 2+k in the internal body order (1 and 2 swapped when the joint
 is attached as (NULL, body)).

@@ -6,9 +6,10 @@ Record (``d``, float64): the surface parameters at 0:14 (``mu``, ``mu2``,
 ``rho``, ``rho2``, ``rhoN``, ``bounce_vel`` then ``bounce``, ``soft_erp``,
 ``soft_cfm``, ``motion1``, ``motion2``, ``motionN``, ``slip1``, ``slip2``),
 ``depth`` (m) at 14, contact ``pos`` (world, m) 15:18, ``normal`` (world,
-unit, pointing into body 1 as given by the collider) 18:21, ``fdir1``
-(world) 21:24. Integers (``di``): surface ``mode`` at 0, the row count of
-the last info1 at 1. The contact's geoms ``g1``/``g2`` stay on the handle.
+unit, as the collider gives it: the direction that pushes geom 1's body
+out) 18:21, ``fdir1`` (world) 21:24; 24:39 is info2's scratch space.
+Integers (``di``): surface ``mode`` at 0, the row count of the last info1
+at 1. The contact's geoms ``g1``/``g2`` stay on the handle.
 
 Rows, in order (each only when its condition holds):
 
@@ -35,7 +36,6 @@ from __future__ import annotations
 import math
 import struct
 
-import numpy as np
 from numba import njit
 
 from engine.ode import checks
@@ -74,7 +74,6 @@ from engine.ode.joints.layout import (
     WP_LAYER,
     WP_MAX_VEL,
 )
-from engine.ode.kernels.vec import plane_space
 from engine.ode.world import World, world_of
 
 # float record offsets
@@ -84,6 +83,7 @@ DEPTH, POS, NORMAL, FDIR1 = 14, 15, 18, 21
 N_FIELDS = 24
 # int record offsets
 I_MODE, I_ROWS = 0, 1
+_SQRT1_2 = 0.7071067811865475244
 
 _FN = "dJointCreateContact"
 # surface fields in record order (the first six may be infinite)
@@ -108,7 +108,7 @@ class ContactJoint(Joint):
 
 
 # ----------------------------------------------------------------------------- kernels
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _count_coefficient(d, off, zero_counts):
     """(rows, unbounded rows) one friction coefficient adds; clamps it to >= 0.
 
@@ -153,21 +153,53 @@ def info1(d, di, jf, b0, b1, B, wp):
     return m, nub
 
 
-@njit(cache=True, nogil=True)
-def _normal_row(d, mode, n, c1, c2, b0, b1, B, wp, rows, r):
-    """Fill the non-penetration row r for world normal ``n`` (3,) and the
-    contact point relative to each body's origin ``c1``, ``c2`` (3,) m."""
-    J = rows[ROW_J]
-    J[r, 0:3] = n
-    # angular part for body 0: c1 x n; for body 1: n x c2 (= -(c2 x n))
-    J[r, 3] = c1[1] * n[2] - c1[2] * n[1]
-    J[r, 4] = c1[2] * n[0] - c1[0] * n[2]
-    J[r, 5] = c1[0] * n[1] - c1[1] * n[0]
+# info2's scratch space, in the record after the contact's fields (no
+# allocation per contact): the normal as seen from body 0, the contact point
+# relative to body 0's and body 1's origins (m), the two friction directions.
+S_N, S_C1, S_C2, S_T1, S_T2 = 24, 27, 30, 33, 36
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _plane_space_into(s, n, out1, out2):
+    """Unit vectors s[out1:+3], s[out2:+3] completing s[n:+3] to a right-handed
+    orthonormal basis; the same arithmetic as ``kernels.vec.plane_space``
+    (ODE's dPlaneSpace), written into the scratch vector."""
+    n0, n1, n2 = s[n], s[n + 1], s[n + 2]
+    if abs(n2) > _SQRT1_2:
+        # first direction in the y-z plane
+        a = n1 * n1 + n2 * n2
+        k = 1.0 / math.sqrt(a)
+        s[out1], s[out1 + 1], s[out1 + 2] = 0.0, -n2 * k, n1 * k
+        s[out2], s[out2 + 1], s[out2 + 2] = a * k, -n0 * s[out1 + 2], n0 * s[out1 + 1]
+    else:
+        # first direction in the x-y plane
+        a = n0 * n0 + n1 * n1
+        k = 1.0 / math.sqrt(a)
+        s[out1], s[out1 + 1], s[out1 + 2] = -n1 * k, n0 * k, 0.0
+        s[out2], s[out2 + 1], s[out2 + 2] = -n2 * s[out1 + 1], n2 * s[out1], a * k
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _point_row(J, r, s, t, b1):
+    """Row r acting along world direction s[t:t+3] at the contact point:
+    linear t and angular c1 x t for body 0, -t and t x c2 (= -(c2 x t)) for body 1."""
+    t0, t1, t2 = s[t], s[t + 1], s[t + 2]
+    J[r, 0], J[r, 1], J[r, 2] = t0, t1, t2
+    c0, c1, c2 = s[S_C1], s[S_C1 + 1], s[S_C1 + 2]
+    J[r, 3] = c1 * t2 - c2 * t1
+    J[r, 4] = c2 * t0 - c0 * t2
+    J[r, 5] = c0 * t1 - c1 * t0
     if b1 >= 0:
-        J[r, 6:9] = -n
-        J[r, 9] = n[1] * c2[2] - n[2] * c2[1]
-        J[r, 10] = n[2] * c2[0] - n[0] * c2[2]
-        J[r, 11] = n[0] * c2[1] - n[1] * c2[0]
+        c0, c1, c2 = s[S_C2], s[S_C2 + 1], s[S_C2 + 2]
+        J[r, 6], J[r, 7], J[r, 8] = -t0, -t1, -t2
+        J[r, 9] = t1 * c2 - t2 * c1
+        J[r, 10] = t2 * c0 - t0 * c2
+        J[r, 11] = t0 * c1 - t1 * c0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _normal_rhs(d, mode, b0, b1, B, wp, J, r):
+    """Right-hand side (m/s) of the non-penetration row r whose J is set."""
     erp = d[SOFT_ERP] if mode & dContactSoftERP else wp[WP_ERP]
     # only the penetration beyond the surface layer is corrected
     depth = d[DEPTH] - wp[WP_LAYER]
@@ -188,99 +220,103 @@ def _normal_row(d, mode, n, c1, c2, b0, b1, B, wp, rows, r):
         approach = motion_n - out
         if approach > d[BOUNCE_VEL]:
             rhs = max(rhs, d[BOUNCE] * approach + motion_n)
-    rows[ROW_C][r] = rhs
-    if mode & dContactSoftCFM:
-        rows[ROW_CFM][r] = d[SOFT_CFM]
-    rows[ROW_LO][r] = 0.0
-    rows[ROW_HI][r] = math.inf
+    return rhs
 
 
-@njit(cache=True, nogil=True)
-def _friction_row(t, c1, c2, b1, rows, r, coef, proportional):
-    """Tangential row r along world direction ``t`` (3,), bounds ±coef (N, or
-    times the normal force when ``proportional``)."""
-    J = rows[ROW_J]
-    J[r, 0:3] = t
-    J[r, 3] = c1[1] * t[2] - c1[2] * t[1]
-    J[r, 4] = c1[2] * t[0] - c1[0] * t[2]
-    J[r, 5] = c1[0] * t[1] - c1[1] * t[0]
-    if b1 >= 0:
-        J[r, 6:9] = -t
-        J[r, 9] = t[1] * c2[2] - t[2] * c2[1]
-        J[r, 10] = t[2] * c2[0] - t[0] * c2[2]
-        J[r, 11] = t[0] * c2[1] - t[1] * c2[0]
+@njit(cache=True, nogil=True, inline="always")
+def _bounds(rows, r, coef, proportional):
+    """Row r's force bounds ±coef (N or N·m; times the normal force, row 0 of
+    the joint, when ``proportional``)."""
     rows[ROW_LO][r] = -coef
     rows[ROW_HI][r] = coef
     if proportional:
         rows[ROW_FINDEX][r] = 0
 
 
-@njit(cache=True, nogil=True)
-def _rolling_row(ax, b1, rows, r, coef, proportional):
-    """Angular row r resisting relative rotation about world axis ``ax`` (3,),
-    torque bounds ±coef (N·m, or times the normal force when ``proportional``)."""
+@njit(cache=True, nogil=True, inline="always")
+def _rolling_row(J, r, s, ax, b1):
+    """Angular row r resisting relative rotation about world axis s[ax:ax+3]."""
+    for k in range(3):
+        J[r, 3 + k] = s[ax + k]
+        if b1 >= 0:
+            J[r, 9 + k] = -s[ax + k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _friction_rows(d, mode, s, b1, rows, r):
+    """Friction and rolling rows from row r on; returns the next free row."""
     J = rows[ROW_J]
-    J[r, 3:6] = ax
-    if b1 >= 0:
-        J[r, 9:12] = -ax
-    rows[ROW_LO][r] = -coef
-    rows[ROW_HI][r] = coef
-    if proportional:
-        rows[ROW_FINDEX][r] = 0
+    mu = d[MU]
+    if mu > 0.0:
+        _point_row(J, r, s, S_T1, b1)
+        _bounds(rows, r, mu, mode & dContactApprox1_1)
+        if mode & dContactMotion1:
+            rows[ROW_C][r] = d[MOTION1]
+        if mode & dContactSlip1:
+            rows[ROW_CFM][r] = d[SLIP1]
+        r += 1
+    mu2 = d[MU2] if mode & dContactAxisDep else mu
+    if mu2 > 0.0:
+        _point_row(J, r, s, S_T2, b1)
+        _bounds(rows, r, mu2, mode & dContactApprox1_2)
+        if mode & dContactMotion2:
+            rows[ROW_C][r] = d[MOTION2]
+        if mode & dContactSlip2:
+            rows[ROW_CFM][r] = d[SLIP2]
+        r += 1
+    if mode & dContactRolling:
+        # rolling about t1, about t2, and spinning about the normal
+        axdep = mode & dContactAxisDep
+        rho = d[RHO]
+        if rho > 0.0:
+            _rolling_row(J, r, s, S_T1, b1)
+            _bounds(rows, r, rho, mode & dContactApprox1_1)
+            r += 1
+        rho2 = d[RHO2] if axdep else rho
+        if rho2 > 0.0:
+            _rolling_row(J, r, s, S_T2, b1)
+            _bounds(rows, r, rho2, mode & dContactApprox1_2)
+            r += 1
+        rho_n = d[RHON] if axdep else rho
+        if rho_n > 0.0:
+            _rolling_row(J, r, s, S_N, b1)
+            _bounds(rows, r, rho_n, mode & dContactApprox1_N)
+            r += 1
+    return r
 
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     """Fill the contact's rows r.. (see the module docstring for their order)."""
     mode = di[I_MODE]
-    n = d[NORMAL:NORMAL + 3].copy()
-    if jf & JF_REVERSE:
-        # the lone body sits in slot 0 but the normal points into geom 1's body
-        n = -n
-    pos = d[POS:POS + 3]
-    c1 = pos - B[B_POS][b0]
-    c2 = pos - B[B_POS][b1] if b1 >= 0 else np.zeros(3)
-    _normal_row(d, mode, n, c1, c2, b0, b1, B, wp, rows, r)
+    # the lone body of a (NULL, body) attachment sits in slot 0, but the
+    # normal points into geom 1's body: flip it
+    sign = -1.0 if jf & JF_REVERSE else 1.0
+    s = d
+    bpos = B[B_POS]
+    for k in range(3):
+        s[S_N + k] = sign * d[NORMAL + k]
+        s[S_C1 + k] = d[POS + k] - bpos[b0, k]
+        s[S_C2 + k] = d[POS + k] - bpos[b1, k] if b1 >= 0 else 0.0
+    J = rows[ROW_J]
+    _point_row(J, r, s, S_N, b1)
+    rows[ROW_C][r] = _normal_rhs(d, mode, b0, b1, B, wp, J, r)
+    if mode & dContactSoftCFM:
+        rows[ROW_CFM][r] = d[SOFT_CFM]
+    rows[ROW_LO][r] = 0.0
+    rows[ROW_HI][r] = math.inf
     if di[I_ROWS] <= 1:
         return
     if mode & dContactFDir1:
-        t1 = d[FDIR1:FDIR1 + 3].copy()
-        t2 = np.empty(3)
-        t2[0] = n[1] * t1[2] - n[2] * t1[1]
-        t2[1] = n[2] * t1[0] - n[0] * t1[2]
-        t2[2] = n[0] * t1[1] - n[1] * t1[0]
+        # t1 as given, t2 = n x t1
+        for k in range(3):
+            s[S_T1 + k] = d[FDIR1 + k]
+        s[S_T2] = s[S_N + 1] * s[S_T1 + 2] - s[S_N + 2] * s[S_T1 + 1]
+        s[S_T2 + 1] = s[S_N + 2] * s[S_T1] - s[S_N] * s[S_T1 + 2]
+        s[S_T2 + 2] = s[S_N] * s[S_T1 + 1] - s[S_N + 1] * s[S_T1]
     else:
-        t1, t2 = plane_space(n)
-    row = r + 1
-    mu = d[MU]
-    if mu > 0.0:
-        _friction_row(t1, c1, c2, b1, rows, row, mu, mode & dContactApprox1_1)
-        if mode & dContactMotion1:
-            rows[ROW_C][row] = d[MOTION1]
-        if mode & dContactSlip1:
-            rows[ROW_CFM][row] = d[SLIP1]
-        row += 1
-    mu2 = d[MU2] if mode & dContactAxisDep else mu
-    if mu2 > 0.0:
-        _friction_row(t2, c1, c2, b1, rows, row, mu2, mode & dContactApprox1_2)
-        if mode & dContactMotion2:
-            rows[ROW_C][row] = d[MOTION2]
-        if mode & dContactSlip2:
-            rows[ROW_CFM][row] = d[SLIP2]
-        row += 1
-    if mode & dContactRolling:
-        axdep = mode & dContactAxisDep
-        rho = d[RHO]
-        if rho > 0.0:
-            _rolling_row(t1, b1, rows, row, rho, mode & dContactApprox1_1)
-            row += 1
-        rho2 = d[RHO2] if axdep else rho
-        if rho2 > 0.0:
-            _rolling_row(t2, b1, rows, row, rho2, mode & dContactApprox1_2)
-            row += 1
-        rho_n = d[RHON] if axdep else rho
-        if rho_n > 0.0:
-            _rolling_row(n, b1, rows, row, rho_n, mode & dContactApprox1_N)
+        _plane_space_into(s, S_N, S_T1, S_T2)
+    _friction_rows(d, mode, s, b1, rows, r + 1)
 
 
 # ----------------------------------------------------------------------------- API
@@ -292,7 +328,7 @@ def dJointCreateContact(w: World, group, contact) -> ContactJoint:
     """A contact joint made from a copy of ``contact`` (a dContact).
 
     Copies the surface parameters, the contact point ``geom.pos`` (world, m),
-    ``geom.normal`` (world unit vector, pointing into geom 1's body),
+    ``geom.normal`` (world unit vector, pushing geom 1's body out),
     ``geom.depth`` (m) and ``fdir1``; later changes to ``contact`` do not
     affect the joint. ``mu``, ``mu2``, ``rho``, ``rho2``, ``rhoN`` and
     ``bounce_vel`` may be infinite (dInfinity); every other value must be
@@ -320,7 +356,7 @@ def dJointCreateContact(w: World, group, contact) -> ContactJoint:
             fin += f0 + f1 + f2
         ok = (type(mode) is int and math.isfinite(fin)
               and not math.isnan(mu + mu2 + rho + rho2 + rho_n + bvel))
-    except (AttributeError, TypeError, ValueError):
+    except (AttributeError, TypeError, ValueError, OverflowError):
         ok = False
     world = w if type(w) is World and w.alive else world_of(w, _FN)
     grp = None if group is None else _group_of(group, _FN)
@@ -332,8 +368,8 @@ def dJointCreateContact(w: World, group, contact) -> ContactJoint:
             _RECORD.pack_into(data, i * data.strides[0], mu, mu2, rho, rho2, rho_n, bvel,
                               bounce, erp, cfm, m1, m2, mn, slip1, slip2, depth,
                               p0, p1, p2, n0, n1, n2, f0, f1, f2)
-        except struct.error:
-            # a field of a type struct does not take (numpy scalar...): slow path
+        except (struct.error, OverflowError):
+            # a value struct cannot convert to a double: the slow path decides
             _destroy(joint)
             ok = False
     if not ok:

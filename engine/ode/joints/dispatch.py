@@ -11,17 +11,27 @@ from __future__ import annotations
 from numba import njit
 
 from engine.ode.constants import dJointTypeBall, dJointTypeHinge
-from engine.ode.joints import ball, hinge
+
 # @joint-imports (one import line per joint module goes right below)
-from engine.ode.joints import hinge2, piston, pr, pu
-from engine.ode.joints import amotor, dball, dhinge, transmission
-from engine.ode.joints import slider
-from engine.ode.joints import universal
-from engine.ode.joints import fixed
-from engine.ode.joints import plane2d
-from engine.ode.joints import null
-from engine.ode.joints import lmotor
-from engine.ode.joints import contact
+from engine.ode.joints import (
+    amotor,
+    ball,
+    contact,
+    dball,
+    dhinge,
+    fixed,
+    hinge,
+    hinge2,
+    lmotor,
+    null,
+    piston,
+    plane2d,
+    pr,
+    pu,
+    slider,
+    transmission,
+    universal,
+)
 
 
 @njit(cache=True, nogil=True)

@@ -62,11 +62,13 @@ class FixedJoint(Joint):
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
+    """Always 6 unbounded rows."""
     return 6, 6
 
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """Rows 0-2 position (joint ERP/CFM), 3-5 rotation (world ERP/CFM)."""
     J = rows[ROW_J]
     c = rows[ROW_C]
     # rows 3-5: no relative rotation

@@ -33,8 +33,15 @@ from numba import njit
 from engine.ode import checks
 from engine.ode.constants import dJointTypeHinge2, dParamSuspensionCFM, dParamSuspensionERP
 from engine.ode.errors import ODEError
-from engine.ode.joints.anchors import (get_anchor1, get_anchor2, get_axis1, get_axis2,
-                                       set_anchors, set_axes, unit)
+from engine.ode.joints.anchors import (
+    get_anchor1,
+    get_anchor2,
+    get_axis1,
+    get_axis2,
+    set_anchors,
+    set_axes,
+    unit,
+)
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball2, world_axis1, world_axis2
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
@@ -68,7 +75,7 @@ class Hinge2Joint(Joint):
     def set_relative_values(self) -> None:
         set_anchors(self, self.anchor(), A1, A2)
         b0, b1 = self.body_rows()
-        if b0 >= 0:
+        if b0 >= 0 and b1 >= 0:
             set_axes(self, get_axis1(self, AX1), AX1, None, "dJointAttach")
             set_axes(self, self.axis2(), None, AX2, "dJointAttach")
         self.update_angle_refs(rest_angle=True, strict=False)
@@ -118,13 +125,13 @@ class Hinge2Joint(Joint):
         self.d[W2:W2 + 3] = R1.T @ np.cross(ax2, w)
 
     # -- parameters -------------------------------------------------------------
-    def set_extra_param(self, function, parameter, value):
+    def set_extra_param(self, function: str, parameter: int, value: float) -> None:
         if parameter == dParamSuspensionERP:
             self.d[SUSP_ERP] = value
         elif parameter == dParamSuspensionCFM:
             self.d[SUSP_CFM] = value
 
-    def get_extra_param(self, function, parameter):
+    def get_extra_param(self, function: str, parameter: int) -> float:
         if parameter == dParamSuspensionERP:
             return float(self.d[SUSP_ERP])
         if parameter == dParamSuspensionCFM:
@@ -215,6 +222,24 @@ def dJointSetHinge2Anchor(j, x: float, y: float, z: float) -> None:
     joint.update_angle_refs(rest_angle=False, strict=True, function="dJointSetHinge2Anchor")
 
 
+def _set_axes(joint: Hinge2Joint, a1, a2, fn: str) -> None:
+    """Store world axes a1 and/or a2 ((3,) arrays or None), refusing axes
+    along one line, and reset the rest angle and the angle references."""
+    b0, b1 = joint.body_rows()
+    if b0 < 0 or b1 < 0:
+        return
+    store = joint.world.bodies
+    new1 = unit(a1, fn, "axis1") if a1 is not None else store.R[b0] @ joint.d[AX1:AX1 + 3]
+    new2 = unit(a2, fn, "axis2") if a2 is not None else store.R[b1] @ joint.d[AX2:AX2 + 3]
+    if np.linalg.norm(np.cross(new1, new2)) <= 1e-12:
+        raise ODEError(fn, "axis", "hinge-2 axes must not lie along one line")
+    if a1 is not None:
+        set_axes(joint, a1, AX1, None, fn)
+    if a2 is not None:
+        set_axes(joint, a2, None, AX2, fn)
+    joint.update_angle_refs(rest_angle=True, strict=True, function=fn)
+
+
 def dJointSetHinge2Axes(j, axis1, axis2) -> None:
     """Set axis 1 and/or axis 2 (world (3,) sequences; None keeps that axis).
 
@@ -227,29 +252,19 @@ def dJointSetHinge2Axes(j, axis1, axis2) -> None:
         raise ODEError(fn, "axis1, axis2", "at least one axis must be given")
     a1 = None if axis1 is None else checks.vector(axis1, 3, fn, "axis1")
     a2 = None if axis2 is None else checks.vector(axis2, 3, fn, "axis2")
-    b0, b1 = joint.body_rows()
-    if b0 < 0 or b1 < 0:
-        return
-    store = joint.world.bodies
-    new1 = unit(a1, fn, "axis1") if a1 is not None else store.R[b0] @ joint.d[AX1:AX1 + 3]
-    new2 = unit(a2, fn, "axis2") if a2 is not None else store.R[b1] @ joint.d[AX2:AX2 + 3]
-    if np.linalg.norm(np.cross(new1, new2)) <= 1e-12:
-        raise ODEError(fn, "axis1, axis2", "hinge-2 axes must not lie along one line")
-    if a1 is not None:
-        set_axes(joint, a1, AX1, None, fn)
-    if a2 is not None:
-        set_axes(joint, a2, None, AX2, fn)
-    joint.update_angle_refs(rest_angle=True, strict=True, function=fn)
+    _set_axes(joint, a1, a2, fn)
 
 
 def dJointSetHinge2Axis1(j, x: float, y: float, z: float) -> None:
     """Set axis 1 (world direction); see :func:`dJointSetHinge2Axes`."""
-    dJointSetHinge2Axes(j, checks.xyz(x, y, z, "dJointSetHinge2Axis1"), None)
+    fn = "dJointSetHinge2Axis1"
+    _set_axes(_h2(j, fn), checks.xyz(x, y, z, fn), None, fn)
 
 
 def dJointSetHinge2Axis2(j, x: float, y: float, z: float) -> None:
     """Set axis 2 (world direction); see :func:`dJointSetHinge2Axes`."""
-    dJointSetHinge2Axes(j, None, checks.xyz(x, y, z, "dJointSetHinge2Axis2"))
+    fn = "dJointSetHinge2Axis2"
+    _set_axes(_h2(j, fn), None, checks.xyz(x, y, z, fn), fn)
 
 
 def dJointGetHinge2Anchor(j) -> np.ndarray:
@@ -295,7 +310,12 @@ def dJointGetHinge2Angle1(j) -> float:
 
 
 def dJointGetHinge2Angle2(j) -> float:
-    """Angle about axis 2 (rad, -π..π), zero when the axes were last set."""
+    """Angle about axis 2 (rad, -π..π), zero when the axes were last set.
+
+    As in ODE 0.16.2 its sign is opposite to angle 1's convention: a turn of
+    body 2 about +axis 2 reads positive, while dJointGetHinge2Angle2Rate
+    reads negative for it.
+    """
     return _angle(j, "dJointGetHinge2Angle2", angle2)
 
 

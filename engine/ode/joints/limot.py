@@ -18,11 +18,30 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.constants import (dParamBounce, dParamCFM, dParamFMax, dParamFudgeFactor,
-                                  dParamHiStop, dParamLoStop, dParamStopCFM, dParamStopERP,
-                                  dParamVel)
-from engine.ode.joints.layout import (B_AVEL, B_FACC, B_LVEL, B_POS, B_TACC, ROW_C, ROW_CFM,
-                                      ROW_HI, ROW_J, ROW_LO, WP_FPS)
+from engine.ode.constants import (
+    dParamBounce,
+    dParamCFM,
+    dParamFMax,
+    dParamFudgeFactor,
+    dParamHiStop,
+    dParamLoStop,
+    dParamStopCFM,
+    dParamStopERP,
+    dParamVel,
+)
+from engine.ode.joints.layout import (
+    B_AVEL,
+    B_FACC,
+    B_LVEL,
+    B_POS,
+    B_TACC,
+    ROW_C,
+    ROW_CFM,
+    ROW_HI,
+    ROW_J,
+    ROW_LO,
+    WP_FPS,
+)
 from engine.ode.kernels.vec import cross3, dot3
 
 # offsets inside a limot block

@@ -14,11 +14,31 @@ import math
 
 from numba import njit
 
-from engine.ode.joints.layout import (B_AVEL, B_FACC, B_LVEL, B_TACC, ROW_C, ROW_CFM, ROW_HI,
-                                      ROW_J, ROW_LO, WP_FPS)
-from engine.ode.joints.limot import (LM_BOUNCE, LM_FMAX, LM_FUDGE, LM_HI, LM_LIMIT,
-                                     LM_LIMIT_ERR, LM_LO, LM_NORMAL_CFM, LM_STOP_CFM,
-                                     LM_STOP_ERP, LM_VEL)
+from engine.ode.joints.layout import (
+    B_AVEL,
+    B_FACC,
+    B_LVEL,
+    B_TACC,
+    ROW_C,
+    ROW_CFM,
+    ROW_HI,
+    ROW_J,
+    ROW_LO,
+    WP_FPS,
+)
+from engine.ode.joints.limot import (
+    LM_BOUNCE,
+    LM_FMAX,
+    LM_FUDGE,
+    LM_HI,
+    LM_LIMIT,
+    LM_LIMIT_ERR,
+    LM_LO,
+    LM_NORMAL_CFM,
+    LM_STOP_CFM,
+    LM_STOP_ERP,
+    LM_VEL,
+)
 from engine.ode.kernels.vec import cross3, dot3
 
 

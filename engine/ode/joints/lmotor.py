@@ -55,6 +55,7 @@ def global_axis(d, di, i, b0, b1, B) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
+    """One bounded row per axis in use with FMax > 0."""
     m = 0
     for i in range(di[I_NUM]):
         if d[LIMOTS[i] + LM_FMAX] > 0:
@@ -64,6 +65,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """The motor rows of the axes in use, in axis order (m/s, N)."""
     k = r
     for i in range(di[I_NUM]):
         ax = global_axis(d, di, i, b0, b1, B)

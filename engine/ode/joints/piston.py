@@ -27,8 +27,14 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypePiston
-from engine.ode.joints.anchors import (body_arrays, get_anchor1, get_anchor2, get_axis1,
-                                       set_anchors, set_axes)
+from engine.ode.joints.anchors import (
+    body_arrays,
+    get_anchor1,
+    get_anchor2,
+    get_axis1,
+    set_anchors,
+    set_axes,
+)
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS

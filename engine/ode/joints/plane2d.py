@@ -43,6 +43,7 @@ class Plane2DJoint(Joint):
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
+    """3 rows (v_z, w_x, w_y) plus one per motor with FMax > 0."""
     m = 3
     for off in (LIMOT_X, LIMOT_Y, LIMOT_A):
         if d[off + LM_FMAX] > 0:
@@ -52,6 +53,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """Rows v_z = -erp·fps·z, w_x = 0, w_y = 0, then the x, y, angle motors."""
     J = rows[ROW_J]
     J[r, 2] = 1.0        # v_z
     J[r + 1, 3] = 1.0    # w_x

@@ -16,8 +16,10 @@ Record: ``offset`` 0:3 (anchor relative to body 1, body-0 frame, m),
 limot 19:31, rotoide limot 31:43.
 
 ODE quirk kept: with one body attached as (NULL, body), the linear rows use
-the body-to-anchor vector with the opposite sign (ODE's real ODE diverges with
-stops in that set-up; attach (body, NULL) or two bodies instead).
+the body-to-anchor vector with the opposite sign; that is exact only while
+the anchor stays at the body's centre, and ODE 0.16.2 diverges in that
+set-up once the body slides (e.g. against stops). Attach (body, NULL) or use
+two bodies instead.
 """
 
 from __future__ import annotations

@@ -28,16 +28,13 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypePU
-from engine.ode.joints.anchors import (body_arrays, get_axis1, get_axis2, set_anchors,
-                                       set_axes)
+from engine.ode.joints.anchors import body_arrays, get_axis1, get_axis2, set_anchors, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axis2
-from engine.ode.joints.layout import (B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP,
-                                      WP_FPS)
+from engine.ode.joints.layout import B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
 from engine.ode.joints.limot2 import add_two_point_limot
-from engine.ode.kernels.vec import (R_to_q, cross3, dot3, mat_vec, plane_space, qmul0, qmul1,
-                                    qmul2)
+from engine.ode.kernels.vec import R_to_q, cross3, dot3, mat_vec, plane_space, qmul0, qmul1, qmul2
 
 A1, A2, AX1, AX2, QREL1, QREL2, AXP = 0, 3, 6, 9, 12, 16, 20
 LIM1, LIM2, LIMP = 23, 35, 47
@@ -367,8 +364,13 @@ def dJointGetPUPosition(j) -> float:
 
 
 def dJointGetPUPositionRate(j) -> float:
-    """Time derivative of the position (m/s): the velocity along P of body 1's
-    anchor point relative to body 2's."""
+    """Time derivative of the position (m/s) along P: body 1's anchor-point
+    velocity minus body 2's linear velocity.
+
+    As ODE 0.16.2, body 2's spin contributes with the wrong sign (its
+    anchor-point velocity is added instead of subtracted); this reading is
+    not used by the joint's rows.
+    """
     joint = _pu(j, "dJointGetPUPositionRate")
     b0, b1 = joint.body_rows()
     if b0 < 0:

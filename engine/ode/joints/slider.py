@@ -81,6 +81,7 @@ def position(d, jf, b0, b1, B) -> float:
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
+    """5 rows (rotation locked, no sideways motion), 6 when powered or at a stop."""
     m = 6 if d[LIMOT + LM_FMAX] > 0 else 5
     d[LIMOT + LM_LIMIT] = 0.0
     lo = d[LIMOT + LM_LO]
@@ -93,6 +94,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """Rows 0-2 rotation, 3-4 across the axis, 5 limit/motor along it (m, m/s)."""
     # rows 0-2: no relative rotation
     set_fixed_orientation(d[QREL:QREL + 4], b0, b1, B, wp, rows, r, wp[WP_ERP])
     ax1 = world_axis1(d, AX1, b0, B)

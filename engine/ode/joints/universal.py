@@ -25,8 +25,15 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypeUniversal
-from engine.ode.joints.anchors import (body_arrays, get_anchor1, get_anchor2, get_axis1,
-                                       get_axis2, set_anchors, set_axes)
+from engine.ode.joints.anchors import (
+    body_arrays,
+    get_anchor1,
+    get_anchor2,
+    get_axis1,
+    get_axis2,
+    set_anchors,
+    set_axes,
+)
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, set_ball, world_axis1, world_axis2
 from engine.ode.joints.layout import B_Q, ROW_C, ROW_J, WP_ERP, WP_FPS
@@ -175,6 +182,7 @@ def _limiting(d, off) -> bool:
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
+    """4 rows (ball + axes perpendicular), plus one per powered or stopped axis."""
     lim1 = _limiting(d, LIMOT1)
     lim2 = _limiting(d, LIMOT2)
     d[LIMOT1 + LM_LIMIT] = 0.0
@@ -194,6 +202,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
+    """Rows 0-2 ball, 3 no twist about axis1 x axis2, then limot 1 and limot 2."""
     set_ball(d, A1, A2, b0, b1, B, wp, rows, r, wp[WP_ERP])
     ax1 = world_axis1(d, AX1, b0, B)
     ax2 = world_axis2(d, AX2, b1, B)

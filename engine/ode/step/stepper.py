@@ -100,7 +100,12 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
             else:
                 exact_solve(J, c, cfm, lo, hi, findex, jb, nub, ib, invmass, invI_world,
                             lvel, avel, facc, tacc, h, lam, cforce)
+            for j in js:
+                jnrows[j] = 0     # joints without rows this step keep their old feedback
             _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows)
+        else:
+            for j in js:
+                jnrows[j] = 0
         for b in ib:
             # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h
             imh = invmass[b] * h
@@ -155,6 +160,8 @@ def run_step(world: World, h: float, quick: bool) -> int:
                      world.invI_world, damping, ad, jt.count, jt.type, jt.body, jt.flags,
                      jt.attach_seq, jt.data, jt.idata, jt.feedback, jt.lam, jt.nrows, RNG_STATE)
     for idx, joint in world.feedback_joints.items():
+        if jt.nrows[idx] == 0:
+            continue      # no rows this step: ODE leaves the feedback untouched
         fb = joint.feedback
         row = jt.feedback[idx]
         fb.f1 = row[0:3].copy()

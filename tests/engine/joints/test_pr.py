@@ -181,7 +181,7 @@ def test_errors():
     with pytest.raises(ode.ODEError, match="dJointSetPRAxis2"):
         ode.dJointSetPRAxis2(j, 0, 0, 0)
     with pytest.raises(ode.ODEError, match="dJointAddPRTorque"):
-        ode.dJointAddPRTorque(j, "1")
+        ode.dJointAddPRTorque(j, None)
 
 
 def test_info1_rows():
@@ -315,24 +315,39 @@ def test_add_pr_torque():
 
 
 # ----------------------------------------------------------------------------- dynamics
-def test_motors_reach_vel_at_fmax():
+def test_prismatic_motor_reaches_vel_at_fmax():
     """One body, no gravity: the prismatic motor accelerates it at FMax/m
-    along the axis; the rotoide motor turns it about the articulation, 1 m
-    from its centre, so at FMax2 / (I + m·1²); both then hold their Vel."""
+    along the axis until the position rate is Vel."""
     w, j, b1, b2 = pair("one")
     ode.dJointSetPRParam(j, ode.dParamVel, 0.4)
-    ode.dJointSetPRParam(j, ode.dParamFMax, 2.0)
-    ode.dJointSetPRParam(j, ode.dParamVel2, -1.0)
-    ode.dJointSetPRParam(j, ode.dParamFMax2, 1.0)
-    inertia = (0.2 ** 2 + 0.2 ** 2) / 12 + 1.0
-    for n in range(1, 4):
+    ode.dJointSetPRParam(j, ode.dParamFMax, 3.0)
+    for n in range(1, 14):
         ode.dWorldStep(w, H)
-        assert ode.dJointGetPRPositionRate(j) == pytest.approx(n * H * 2.0, rel=1e-6)
-        assert ode.dJointGetPRAngleRate(j) == pytest.approx(-n * H * 1.0 / inertia, rel=1e-6)
-    for _ in range(200):
+        assert ode.dJointGetPRPositionRate(j) == pytest.approx(n * H * 3.0, rel=1e-9)
+    for _ in range(10):
         ode.dWorldStep(w, H)
     assert ode.dJointGetPRPositionRate(j) == pytest.approx(0.4, rel=1e-9)
+
+
+def test_rotoide_motor_reaches_vel_at_fmax():
+    """With the slide locked by stops [0, 0], the rotoide motor turns the
+    body about the articulation 1 m away, at FMax2 / (I + m·1²), then holds
+    Vel2."""
+    w, j, b1, b2 = pair("one")
+    ode.dJointSetPRParam(j, ode.dParamLoStop, 0.0)
+    ode.dJointSetPRParam(j, ode.dParamHiStop, 0.0)
+    ode.dJointSetPRParam(j, ode.dParamVel2, -1.0)
+    ode.dJointSetPRParam(j, ode.dParamFMax2, 5.0)
+    inertia = (0.2 ** 2 + 0.2 ** 2) / 12 + 1.0
+    ode.dWorldStep(w, H)
+    assert ode.dJointGetPRAngleRate(j) == pytest.approx(-H * 5.0 / inertia, rel=1e-7)
+    for _ in range(100):
+        ode.dWorldStep(w, H)
     assert ode.dJointGetPRAngleRate(j) == pytest.approx(-1.0, rel=1e-9)
+    assert abs(ode.dJointGetPRPosition(j)) < 1e-3
+    # 20 steps of acceleration (rate n·h·α), then 81 steps at 1 rad/s
+    alpha = 5.0 / inertia
+    assert ode.dJointGetPRAngle(j) == pytest.approx(-(H * H * alpha * 210 + 81 * H), abs=1e-4)
 
 
 @pytest.mark.parametrize("side,lo,hi,expected", [
