@@ -147,30 +147,40 @@ def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
         J[r, 9:12] = ltd
     if limit != 0 and lostop == histop:
         powered = False
-    c = rows[ROW_C]
-    if powered:
-        rows[ROW_CFM][r] = d[off + LM_NORMAL_CFM]
-        if limit == 0:
-            c[r] = d[off + LM_VEL]
-            rows[ROW_LO][r] = -d[off + LM_FMAX]
-            rows[ROW_HI][r] = d[off + LM_FMAX]
-        else:
-            _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit)
-    if limit != 0:
-        c[r] = -wp[WP_FPS] * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
-        rows[ROW_CFM][r] = d[off + LM_STOP_CFM]
-        if lostop == histop:
-            rows[ROW_LO][r] = -math.inf
-            rows[ROW_HI][r] = math.inf
-        else:
-            if limit == 1:
-                rows[ROW_LO][r] = 0.0
-                rows[ROW_HI][r] = math.inf
-            else:
-                rows[ROW_LO][r] = -math.inf
-                rows[ROW_HI][r] = 0.0
-            _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit)
+    if powered and limit != 0:
+        _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit)
+    set_limot_bounds(d, off, wp, rows, r, powered, limit)
+    if limit != 0 and lostop != histop:
+        _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit)
     return 1
+
+
+@njit(cache=True, nogil=True)
+def set_limot_bounds(d, off, wp, rows, r, powered, limit) -> None:
+    """Right-hand side, CFM and bounds of a limot row.
+
+    Powered and free: drive to Vel with |force| <= FMax. At a stop: push out
+    by stop ERP of the penetration, one-sided (both sides when lo == hi).
+    """
+    c = rows[ROW_C]
+    if powered and limit == 0:
+        rows[ROW_CFM][r] = d[off + LM_NORMAL_CFM]
+        c[r] = d[off + LM_VEL]
+        rows[ROW_LO][r] = -d[off + LM_FMAX]
+        rows[ROW_HI][r] = d[off + LM_FMAX]
+    if limit == 0:
+        return
+    c[r] = -wp[WP_FPS] * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
+    rows[ROW_CFM][r] = d[off + LM_STOP_CFM]
+    if d[off + LM_LO] == d[off + LM_HI]:
+        rows[ROW_LO][r] = -math.inf
+        rows[ROW_HI][r] = math.inf
+    elif limit == 1:
+        rows[ROW_LO][r] = 0.0
+        rows[ROW_HI][r] = math.inf
+    else:
+        rows[ROW_LO][r] = -math.inf
+        rows[ROW_HI][r] = 0.0
 
 
 @njit(cache=True, nogil=True)

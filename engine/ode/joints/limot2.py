@@ -10,8 +10,6 @@ layout and the parameters are those of :mod:`engine.ode.joints.limot`.
 
 from __future__ import annotations
 
-import math
-
 from numba import njit
 
 from engine.ode.joints.layout import (
@@ -20,11 +18,7 @@ from engine.ode.joints.layout import (
     B_LVEL,
     B_TACC,
     ROW_C,
-    ROW_CFM,
-    ROW_HI,
     ROW_J,
-    ROW_LO,
-    WP_FPS,
 )
 from engine.ode.joints.limot import (
     LM_BOUNCE,
@@ -32,12 +26,9 @@ from engine.ode.joints.limot import (
     LM_FUDGE,
     LM_HI,
     LM_LIMIT,
-    LM_LIMIT_ERR,
     LM_LO,
-    LM_NORMAL_CFM,
-    LM_STOP_CFM,
-    LM_STOP_ERP,
     LM_VEL,
+    set_limot_bounds,
 )
 from engine.ode.kernels.vec import cross3, dot3
 
@@ -65,29 +56,11 @@ def add_two_point_limot(d, off, b0, b1, B, wp, rows, r, ax, pt1, pt2) -> int:
     histop = d[off + LM_HI]
     if limit != 0 and lostop == histop:
         powered = False
-    c = rows[ROW_C]
-    if powered:
-        rows[ROW_CFM][r] = d[off + LM_NORMAL_CFM]
-        if limit == 0:
-            c[r] = d[off + LM_VEL]
-            rows[ROW_LO][r] = -d[off + LM_FMAX]
-            rows[ROW_HI][r] = d[off + LM_FMAX]
-        else:
-            _motor_against_stop(d, off, b0, b1, B, J, r, ax, limit)
-    if limit != 0:
-        c[r] = -wp[WP_FPS] * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
-        rows[ROW_CFM][r] = d[off + LM_STOP_CFM]
-        if lostop == histop:
-            rows[ROW_LO][r] = -math.inf
-            rows[ROW_HI][r] = math.inf
-        else:
-            if limit == 1:
-                rows[ROW_LO][r] = 0.0
-                rows[ROW_HI][r] = math.inf
-            else:
-                rows[ROW_LO][r] = -math.inf
-                rows[ROW_HI][r] = 0.0
-            _bounce(d, off, b0, b1, B, J, c, r, limit)
+    if powered and limit != 0:
+        _motor_against_stop(d, off, b0, b1, B, J, r, ax, limit)
+    set_limot_bounds(d, off, wp, rows, r, powered, limit)
+    if limit != 0 and lostop != histop:
+        _bounce(d, off, b0, b1, B, J, rows[ROW_C], r, limit)
     return 1
 
 
