@@ -1,7 +1,9 @@
 """Small vector and quaternion kernels used inside compiled joint and step code.
 
 Quaternions are (4,) arrays (w, x, y, z); the four products follow ODE's
-dQMultiply0..3: a*b, conj(a)*b, a*conj(b), conj(a)*conj(b).
+dQMultiply0..3: a*b, conj(a)*b, a*conj(b), conj(a)*conj(b). Rotation and
+normalization kernels come from engine.ode.rotation (checked bit for bit
+against ODE); these are value-returning forms of them.
 """
 
 from __future__ import annotations
@@ -11,7 +13,32 @@ import math
 import numpy as np
 from numba import njit
 
-_SQRT1_2 = 0.7071067811865475244
+from engine.ode.rotation import R_to_q as _R_to_q_into
+from engine.ode.rotation import plane_space as _plane_space_into
+from engine.ode.rotation import q_normalize, q_to_R  # noqa: F401  (q_to_R re-exported)
+
+
+@njit(cache=True, nogil=True)
+def R_to_q(R: np.ndarray) -> np.ndarray:
+    """Unit quaternion (4,) of rotation matrix R (3,3) (ODE's dRtoQ)."""
+    q = np.empty(4)
+    _R_to_q_into(R, q)
+    return q
+
+
+@njit(cache=True, nogil=True)
+def plane_space(n: np.ndarray) -> tuple:
+    """Two unit vectors p, q with (n, p, q) a right-handed orthonormal basis (dPlaneSpace)."""
+    p = np.empty(3)
+    q = np.empty(3)
+    _plane_space_into(n, p, q)
+    return p, q
+
+
+@njit(cache=True, nogil=True)
+def normalize4_inplace(q: np.ndarray) -> None:
+    """Scale q (4,) to unit length in place (zero becomes the identity), as dNormalize4."""
+    q_normalize(q)
 
 
 @njit(cache=True, nogil=True)
@@ -58,38 +85,6 @@ def normalize3(v: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def plane_space(n: np.ndarray) -> tuple:
-    """Two unit vectors p, q with (n, p, q) a right-handed orthonormal basis.
-
-    The component of n with the largest magnitude among the ones tested
-    decides which coordinate plane p is built in, so that p never degenerates.
-    """
-    p = np.empty(3)
-    q = np.empty(3)
-    if abs(n[2]) > _SQRT1_2:
-        # p in the y-z plane
-        a = n[1] * n[1] + n[2] * n[2]
-        k = 1.0 / math.sqrt(a)
-        p[0] = 0.0
-        p[1] = -n[2] * k
-        p[2] = n[1] * k
-        q[0] = a * k
-        q[1] = -n[0] * p[2]
-        q[2] = n[0] * p[1]
-    else:
-        # p in the x-y plane
-        a = n[0] * n[0] + n[1] * n[1]
-        k = 1.0 / math.sqrt(a)
-        p[0] = -n[1] * k
-        p[1] = n[0] * k
-        p[2] = 0.0
-        q[0] = -n[2] * p[1]
-        q[1] = n[2] * p[0]
-        q[2] = a * k
-    return p, q
-
-
-@njit(cache=True, nogil=True)
 def _qmul(aw, ax, ay, az, bw, bx, by, bz) -> np.ndarray:
     out = np.empty(4)
     out[0] = aw * bw - ax * bx - ay * by - az * bz
@@ -121,88 +116,6 @@ def qmul2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def qmul3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """conj(a) * conj(b)."""
     return _qmul(a[0], -a[1], -a[2], -a[3], b[0], -b[1], -b[2], -b[3])
-
-
-@njit(cache=True, nogil=True)
-def q_to_R(q: np.ndarray, R: np.ndarray) -> None:
-    """Write the rotation matrix of unit quaternion q (4,) into R (3,3)."""
-    qq1 = 2 * q[1] * q[1]
-    qq2 = 2 * q[2] * q[2]
-    qq3 = 2 * q[3] * q[3]
-    R[0, 0] = 1 - qq2 - qq3
-    R[0, 1] = 2 * (q[1] * q[2] - q[0] * q[3])
-    R[0, 2] = 2 * (q[1] * q[3] + q[0] * q[2])
-    R[1, 0] = 2 * (q[1] * q[2] + q[0] * q[3])
-    R[1, 1] = 1 - qq1 - qq3
-    R[1, 2] = 2 * (q[2] * q[3] - q[0] * q[1])
-    R[2, 0] = 2 * (q[1] * q[3] - q[0] * q[2])
-    R[2, 1] = 2 * (q[2] * q[3] + q[0] * q[1])
-    R[2, 2] = 1 - qq1 - qq2
-
-
-@njit(cache=True, nogil=True)
-def R_to_q(R: np.ndarray) -> np.ndarray:
-    """Unit quaternion (4,) of rotation matrix R (3,3).
-
-    Uses the trace when it is positive; otherwise the largest diagonal
-    element picks the quaternion component computed first, which keeps the
-    square root away from zero.
-    """
-    q = np.empty(4)
-    tr = R[0, 0] + R[1, 1] + R[2, 2]
-    if tr >= 0:
-        s = math.sqrt(tr + 1)
-        q[0] = 0.5 * s
-        s = 0.5 / s
-        q[1] = (R[2, 1] - R[1, 2]) * s
-        q[2] = (R[0, 2] - R[2, 0]) * s
-        q[3] = (R[1, 0] - R[0, 1]) * s
-    elif R[1, 1] > R[0, 0]:
-        if R[2, 2] > R[1, 1]:
-            s = math.sqrt((R[2, 2] - (R[0, 0] + R[1, 1])) + 1)
-            q[3] = 0.5 * s
-            s = 0.5 / s
-            q[1] = (R[2, 0] + R[0, 2]) * s
-            q[2] = (R[1, 2] + R[2, 1]) * s
-            q[0] = (R[1, 0] - R[0, 1]) * s
-        else:
-            s = math.sqrt((R[1, 1] - (R[2, 2] + R[0, 0])) + 1)
-            q[2] = 0.5 * s
-            s = 0.5 / s
-            q[3] = (R[1, 2] + R[2, 1]) * s
-            q[1] = (R[0, 1] + R[1, 0]) * s
-            q[0] = (R[0, 2] - R[2, 0]) * s
-    elif R[2, 2] > R[0, 0]:
-        s = math.sqrt((R[2, 2] - (R[0, 0] + R[1, 1])) + 1)
-        q[3] = 0.5 * s
-        s = 0.5 / s
-        q[1] = (R[2, 0] + R[0, 2]) * s
-        q[2] = (R[1, 2] + R[2, 1]) * s
-        q[0] = (R[1, 0] - R[0, 1]) * s
-    else:
-        s = math.sqrt((R[0, 0] - (R[1, 1] + R[2, 2])) + 1)
-        q[1] = 0.5 * s
-        s = 0.5 / s
-        q[2] = (R[0, 1] + R[1, 0]) * s
-        q[3] = (R[2, 0] + R[0, 2]) * s
-        q[0] = (R[2, 1] - R[1, 2]) * s
-    return q
-
-
-@njit(cache=True, nogil=True)
-def normalize4_inplace(q: np.ndarray) -> None:
-    """Scale q (4,) to unit length in place."""
-    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-    if n > 0:
-        q[0] /= n
-        q[1] /= n
-        q[2] /= n
-        q[3] /= n
-    else:
-        q[0] = 1.0
-        q[1] = 0.0
-        q[2] = 0.0
-        q[3] = 0.0
 
 
 @njit(cache=True, nogil=True)
