@@ -62,6 +62,8 @@ class World:
         self.feedback_joints: dict = {}   # joint row -> joint with a dJointFeedback
         self.moved_callbacks: dict = {}   # body row -> body with a moved callback
         self.invI_world = np.zeros((0, 3, 3))  # step scratch: world-frame inverse inertia
+        self.step_args: tuple = ()             # cached kernel arguments (see step.stepper)
+        self.step_args_key: tuple | None = None
         self.alive = True
         self.data = None
 

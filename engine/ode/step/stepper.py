@@ -143,11 +143,15 @@ def _world_params(world: World, h: float) -> np.ndarray:
     return wp
 
 
-def run_step(world: World, h: float, quick: bool) -> int:
-    """Step ``world`` by ``h`` seconds with the chosen stepper."""
+def _step_arrays(world: World) -> tuple:
+    """The storage arrays the kernel takes, cached on the world until the
+    stores reallocate (they grow by doubling; the auto-disable buffer grows
+    with the largest sample count)."""
     s = world.bodies
     jt = world.joints
-    n = s.count
+    key = (s.capacity, id(s.ad_buf), jt.capacity)
+    if world.step_args_key == key:
+        return world.step_args
     if world.invI_world.shape[0] < s.capacity:
         world.invI_world = np.zeros((s.capacity, 3, 3))
     B = (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
@@ -155,10 +159,22 @@ def run_step(world: World, h: float, quick: bool) -> int:
                s.ang_damp_thr2)
     ad = (s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples, s.ad_idle_steps,
           s.ad_idle_time, s.ad_sample_index, s.ad_buf)
+    world.step_args = (s.flags, s.seq, B, s.mass, s.I, s.invI, world.invI_world, damping, ad,
+                       jt.type, jt.body, jt.flags, jt.attach_seq, jt.data, jt.idata,
+                       jt.feedback, jt.lam, jt.nrows)
+    world.step_args_key = key
+    return world.step_args
+
+
+def run_step(world: World, h: float, quick: bool) -> int:
+    """Step ``world`` by ``h`` seconds with the chosen stepper."""
+    jt = world.joints
+    (bflags, bseq, B, mass, I_body, invI_body, invI_world, damping, ad, jtype, jbody, jflags,
+     jattach, jdata, jidata, jfeedback, jlam, jnrows) = _step_arrays(world)
     ni = step_kernel(quick, world.qs_warm_start, h, _world_params(world, h), world.gravity,
-                     world.qs_iterations, world.qs_w, n, s.flags, s.seq, B, s.mass, s.I, s.invI,
-                     world.invI_world, damping, ad, jt.count, jt.type, jt.body, jt.flags,
-                     jt.attach_seq, jt.data, jt.idata, jt.feedback, jt.lam, jt.nrows, RNG_STATE)
+                     world.qs_iterations, world.qs_w, world.bodies.count, bflags, bseq, B, mass,
+                     I_body, invI_body, invI_world, damping, ad, jt.count, jtype, jbody, jflags,
+                     jattach, jdata, jidata, jfeedback, jlam, jnrows, RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
             continue      # no rows this step: ODE leaves the feedback untouched
