@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
-import shutil
 
 ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 STAMP_NAME = "odeon-engine-sources.sha256"
@@ -46,16 +45,17 @@ def invalidate_if_stale() -> bool:
             return False
     except OSError:
         pass
+    # only numba's index and data files are removed, never directories: another
+    # process may be writing into them, and a missing index is just a cache miss
     removed = False
     for d in _cache_dirs():
-        if custom:
-            if d.exists():
-                shutil.rmtree(d, ignore_errors=True)
-                removed = True
-        else:
-            for f in list(d.glob("*.nbi")) + list(d.glob("*.nbc")):
-                f.unlink(missing_ok=True)
-                removed = True
+        for pattern in ("*.nbi", "*.nbc"):
+            for f in d.rglob(pattern):
+                try:
+                    f.unlink()
+                    removed = True
+                except OSError:
+                    pass
     try:
         stamp_dir.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest)

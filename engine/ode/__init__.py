@@ -46,6 +46,7 @@ _API_MODULES = (
     "engine.ode.collision.geom", "engine.ode.collision.primitives",
     "engine.ode.collision.space", "engine.ode.collision.dispatch",
     # @collision-modules (one line per collision module goes right below)
+    "engine.ode.collision.spaces",
     "engine.ode.collision.colliders_basic",
 )
 

@@ -18,11 +18,14 @@ def test_digest_changes_with_any_source(tmp_path):
 
 def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
-    cache.mkdir()
+    (cache / "sub").mkdir(parents=True)
     (cache / "kernel.nbi").write_text("old")
+    (cache / "sub" / "kernel.nbc").write_text("old")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
     assert numba_cache.invalidate_if_stale() is True
     assert not (cache / "kernel.nbi").exists()
+    assert not (cache / "sub" / "kernel.nbc").exists()
+    assert (cache / "sub").is_dir()            # directories stay for concurrent writers
     stamp = pathlib.Path(cache) / numba_cache.STAMP_NAME
     assert stamp.read_text() == numba_cache.sources_digest()
     (cache / "kernel.nbi").write_text("fresh")

@@ -76,8 +76,8 @@ def overlapping_with(aabb, enabled, body, cat, col, box, g_enabled, g_body, g_ca
     n = aabb.shape[0]
     out = np.empty(n, dtype=np.int64)
     k = 0
-    if not g_enabled:
-        return out[:0]
+    # as ODE, the extra geom's own enabled flag is not consulted (g_enabled is kept
+    # in the signature for callers that want to filter it themselves)
     for i in range(n):
         if not enabled[i]:
             continue

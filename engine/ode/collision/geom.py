@@ -28,6 +28,7 @@ class Geom:
 
     CLASS = -1
     NAME = "geom"
+    CREATOR = "dCreateGeom"     # the function that makes one, for error messages
     PLACEABLE = True
 
     __slots__ = ("body", "space", "offset_pos", "offset_R", "own_pos", "own_R", "enabled",
@@ -48,7 +49,7 @@ class Geom:
         if space is not None:
             from engine.ode.collision.space import space_of
 
-            space_of(space, f"dCreate{self.NAME.capitalize()}", "space").add(self)
+            space_of(space, self.CREATOR, "space").add(self)
 
     # -- pose ---------------------------------------------------------------
     @property
@@ -297,6 +298,7 @@ def dGeomSetOffsetRotation(geom, R) -> None:
 
 def dGeomSetOffsetQuaternion(geom, q) -> None:
     g = placeable(geom, "dGeomSetOffsetQuaternion")
+    _need_body(g, "dGeomSetOffsetQuaternion")
     qq = checks.vector(q, 4, "dGeomSetOffsetQuaternion", "q")
     if not np.any(qq):
         raise ODEError("dGeomSetOffsetQuaternion", "q", "must not be the zero quaternion")
@@ -328,6 +330,7 @@ def dGeomSetOffsetWorldRotation(geom, R) -> None:
 
 def dGeomSetOffsetWorldQuaternion(geom, q) -> None:
     g = placeable(geom, "dGeomSetOffsetWorldQuaternion")
+    _need_body(g, "dGeomSetOffsetWorldQuaternion")
     qq = checks.vector(q, 4, "dGeomSetOffsetWorldQuaternion", "q")
     if not np.any(qq):
         raise ODEError("dGeomSetOffsetWorldQuaternion", "q", "must not be the zero quaternion")

@@ -37,6 +37,7 @@ def _nonneg(value: float, function: str, argument: str) -> float:
 class Sphere(Geom):
     CLASS = dSphereClass
     NAME = "sphere"
+    CREATOR = "dCreateSphere"
     __slots__ = ("radius",)
 
     def __init__(self, space, radius: float) -> None:
@@ -52,6 +53,7 @@ class Sphere(Geom):
 class Box(Geom):
     CLASS = dBoxClass
     NAME = "box"
+    CREATOR = "dCreateBox"
     __slots__ = ("lengths",)
 
     def __init__(self, space, lx: float, ly: float, lz: float) -> None:
@@ -70,6 +72,7 @@ class Box(Geom):
 class Capsule(Geom):
     CLASS = dCapsuleClass
     NAME = "capsule"
+    CREATOR = "dCreateCapsule"
     __slots__ = ("radius", "length")
 
     def __init__(self, space, radius: float, length: float) -> None:
@@ -88,6 +91,7 @@ class Capsule(Geom):
 class Cylinder(Geom):
     CLASS = dCylinderClass
     NAME = "cylinder"
+    CREATOR = "dCreateCylinder"
     __slots__ = ("radius", "length")
 
     def __init__(self, space, radius: float, length: float) -> None:
@@ -108,6 +112,7 @@ class Cylinder(Geom):
 class Plane(Geom):
     CLASS = dPlaneClass
     NAME = "plane"
+    CREATOR = "dCreatePlane"
     PLACEABLE = False
     __slots__ = ("params",)
 
@@ -144,6 +149,7 @@ def _plane_params(a, b, c, d, function: str) -> np.ndarray:
 class Ray(Geom):
     CLASS = dRayClass
     NAME = "ray"
+    CREATOR = "dCreateRay"
     __slots__ = ("length", "first_contact", "backface_cull", "closest_hit")
 
     def __init__(self, space, length: float) -> None:

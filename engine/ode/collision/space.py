@@ -43,8 +43,12 @@ class Space(Geom):
     def add(self, g: Geom) -> None:
         if g.space is not None:
             raise ODEError("dSpaceAdd", "geom", "the geom is already in a space")
-        if g is self:
-            raise ODEError("dSpaceAdd", "geom", "a space cannot contain itself")
+        parent = self
+        while parent is not None:
+            if parent is g:
+                raise ODEError("dSpaceAdd", "geom", "a space cannot contain itself or a space "
+                               "that contains it")
+            parent = parent.space
         self._check_unlocked("dSpaceAdd")
         g.space = self
         self.geoms.append(g)
@@ -142,6 +146,7 @@ class SimpleSpace(Space):
 
     CLASS = dSimpleSpaceClass
     NAME = "simple space"
+    CREATOR = "dSimpleSpaceCreate"
     __slots__ = ()
 
 
@@ -232,8 +237,7 @@ def dSpaceCollide(space, data, callback) -> None:
 
 
 def _pair_ok(g1: Geom, g2: Geom) -> bool:
-    if not g1.enabled or not g2.enabled:
-        return False
+    # as ODE's dSpaceCollide2, the two geoms' enabled flags are not consulted
     if g1.body is not None and g1.body is g2.body:
         return False
     if not (g1.category_bits & g2.collide_bits or g2.category_bits & g1.collide_bits):
@@ -264,7 +268,12 @@ def dSpaceCollide2(o1, o2, data, callback) -> None:
     if (a[0] > b[1] or a[1] < b[0] or a[2] > b[3] or a[3] < b[2]
             or a[4] > b[5] or a[5] < b[4]):
         return
-    if s1 is not None:
+    if s1 is not None and s2 is not None:
+        # two different spaces at the same sublevel: their geoms pair up, o1's first
+        for g in s1.ordered():
+            if g.enabled:
+                s2.collide_with(data, g, cb, other_first=True)
+    elif s1 is not None:
         s1.collide_with(data, g2, cb, other_first=False)
     elif s2 is not None:
         s2.collide_with(data, g1, cb, other_first=True)

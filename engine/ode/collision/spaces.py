@@ -1,0 +1,479 @@
+"""The hash, quadtree and sweep-and-prune spaces (dHashSpaceCreate...).
+
+Each is a :class:`~engine.ode.collision.space.Space` whose
+:meth:`candidate_pairs` finds the pairs with its own structure. The pairs
+are always exactly those of the simple space (ODE's rules: both enabled,
+not on the same body, category/collide bits match one way or the other,
+AABBs overlap with touching counting), as ``(k, 2)`` int64 indices
+``i < j`` into the geoms list, sorted by ``(i, j)``. Only the work done to
+find them differs; the kernels are compiled with numba.
+
+AABBs are ``(n, 6)`` arrays ``[minx, maxx, miny, maxy, minz, maxz]`` in
+metres; bodies are ids (-1: none); bits are uint64.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from engine.ode import checks
+from engine.ode.collision.broadphase import _may_pair, _overlap
+from engine.ode.collision.geom import Geom
+from engine.ode.collision.space import Space, space_of
+from engine.ode.constants import (
+    dHashSpaceClass,
+    dQuadTreeSpaceClass,
+    dSAP_AXES_XYZ,
+    dSAP_AXES_XZY,
+    dSAP_AXES_YXZ,
+    dSAP_AXES_YZX,
+    dSAP_AXES_ZXY,
+    dSAP_AXES_ZYX,
+    dSweepAndPruneSpaceClass,
+)
+from engine.ode.errors import ODEError
+
+#: Cell coordinates beyond this (in cells) are not hashed: such a box is treated
+#: as a big box and tested against every other one (exact integers in a float).
+_MAX_CELL = 2.0**52
+
+#: Deepest quadtree accepted (4**depth blocks, as ODE allocates them).
+QUADTREE_MAX_DEPTH = 20
+
+
+# ----------------------------------------------------------------------------- shared
+@njit(cache=True, nogil=True)
+def _push(out, k, i, j):
+    """Append pair (min, max) of (i, j) to ``out`` (k, 2), growing it; returns out."""
+    if k == out.shape[0]:
+        bigger = np.empty((2 * out.shape[0], 2), dtype=np.int64)
+        bigger[:k] = out
+        out = bigger
+    if i < j:
+        out[k, 0] = i
+        out[k, 1] = j
+    else:
+        out[k, 0] = j
+        out[k, 1] = i
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _sorted_unique(out, k, n):
+    """The first ``k`` pairs of ``out`` sorted by (i, j), duplicates removed."""
+    pairs = out[:k]
+    keys = pairs[:, 0] * n + pairs[:, 1]
+    order = np.argsort(keys, kind="mergesort")
+    res = np.empty((k, 2), dtype=np.int64)
+    m = 0
+    last = -1
+    for t in range(k):
+        key = keys[order[t]]
+        if key == last:
+            continue
+        last = key
+        res[m, 0] = pairs[order[t], 0]
+        res[m, 1] = pairs[order[t], 1]
+        m += 1
+    return res[:m]
+
+
+@njit(cache=True, nogil=True)
+def _finite_box(aabb, i) -> bool:
+    for c in range(6):
+        if not math.isfinite(aabb[i, c]):
+            return False
+    return True
+
+
+# ----------------------------------------------------------------------------- hash space
+@njit(cache=True, nogil=True)
+def _find_level(aabb, i) -> int:
+    """Smallest level L with 2**L >= the box's largest side (ODE's findLevel)."""
+    q = 0.0
+    for a in range(3):
+        side = aabb[i, 2 * a + 1] - aabb[i, 2 * a]
+        if side > q:
+            q = side
+    if q <= 0.0:
+        return -1074  # a point: any level fits; the caller clamps to minlevel
+    return math.frexp(q)[1]
+
+
+@njit(cache=True, nogil=True)
+def _cell_key(level, cx, cy, cz) -> np.int64:
+    """A 64-bit mix of a cell's level and coordinates (collisions are checked)."""
+    h = np.uint64(level + 4096) * np.uint64(0x9E3779B97F4A7C15)
+    h ^= np.uint64(cx) * np.uint64(0xC2B2AE3D27D4EB4F)
+    h = (h << np.uint64(31)) | (h >> np.uint64(33))
+    h ^= np.uint64(cy) * np.uint64(0x165667B19E3779F9)
+    h = (h << np.uint64(29)) | (h >> np.uint64(35))
+    h ^= np.uint64(cz) * np.uint64(0x27D4EB2F165667C5)
+    return np.int64(h >> np.uint64(1))
+
+
+@njit(cache=True, nogil=True)
+def _cell_range(aabb, i, level, lo, hi) -> bool:
+    """Cells covered by box ``i`` at ``level`` into lo/hi (3,) int64; False if
+    they are too far out to be hashed."""
+    size = math.ldexp(1.0, level)
+    for a in range(3):
+        fl = math.floor(aabb[i, 2 * a] / size)
+        fh = math.floor(aabb[i, 2 * a + 1] / size)
+        if not (-_MAX_CELL < fl < _MAX_CELL and -_MAX_CELL < fh < _MAX_CELL):
+            return False
+        lo[a] = np.int64(fl)
+        hi[a] = np.int64(fh)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def hash_pairs(aabb, enabled, body, cat, col, minlevel, maxlevel):
+    """Candidate pairs (k, 2) through a multi-resolution hash grid.
+
+    Each enabled box goes in the cells of level L (cell side 2**L m, L the
+    smallest level whose cells are as large as the box's largest side,
+    clamped to ``minlevel``); boxes needing a level above ``maxlevel`` (and
+    infinite ones) are "big" and tested against every box. Each hashed box
+    then looks up the cells it covers at its own level and every coarser
+    level in use, so two overlapping boxes always meet in a cell of the
+    coarser one's level.
+    """
+    n = aabb.shape[0]
+    level = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    big = np.zeros(n, dtype=np.bool_)
+    lo = np.empty(3, dtype=np.int64)
+    hi = np.empty(3, dtype=np.int64)
+    top = minlevel - 1
+    count = 0  # hash entries
+    for i in range(n):
+        if not enabled[i]:
+            continue
+        if not _finite_box(aabb, i):
+            big[i] = True
+            continue
+        lv = max(_find_level(aabb, i), minlevel)
+        if lv > maxlevel or not _cell_range(aabb, i, lv, lo, hi):
+            big[i] = True
+            continue
+        level[i] = lv
+        top = max(top, lv)
+        count += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
+    # entries: (key, level, cx, cy, cz, geom), sorted by key
+    ent = np.empty((count, 6), dtype=np.int64)
+    e = 0
+    for i in range(n):
+        if level[i] == np.iinfo(np.int64).max:
+            continue
+        _cell_range(aabb, i, level[i], lo, hi)
+        for cx in range(lo[0], hi[0] + 1):
+            for cy in range(lo[1], hi[1] + 1):
+                for cz in range(lo[2], hi[2] + 1):
+                    ent[e, 0] = _cell_key(level[i], cx, cy, cz)
+                    ent[e, 1] = level[i]
+                    ent[e, 2] = cx
+                    ent[e, 3] = cy
+                    ent[e, 4] = cz
+                    ent[e, 5] = i
+                    e += 1
+    ent = ent[np.argsort(ent[:, 0], kind="mergesort")]
+    keys = ent[:, 0].copy()
+    out = np.empty((64, 2), dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if level[i] == np.iinfo(np.int64).max:
+            continue
+        for lv in range(level[i], top + 1):
+            if not _cell_range(aabb, i, lv, lo, hi):
+                break
+            for cx in range(lo[0], hi[0] + 1):
+                for cy in range(lo[1], hi[1] + 1):
+                    for cz in range(lo[2], hi[2] + 1):
+                        key = _cell_key(lv, cx, cy, cz)
+                        t = np.searchsorted(keys, key)
+                        while t < count and keys[t] == key:
+                            j = ent[t, 5]
+                            t += 1
+                            if (ent[t - 1, 1] != lv or ent[t - 1, 2] != cx
+                                    or ent[t - 1, 3] != cy or ent[t - 1, 4] != cz):
+                                continue
+                            # a pair is owned by the box of the finer (or equal) level
+                            if j == i or level[j] < level[i]:
+                                continue
+                            if level[j] == level[i] and j < i:
+                                continue
+                            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body,
+                                                                         cat, col):
+                                out = _push(out, k, i, j)
+                                k += 1
+    # big boxes against everything enabled (big-big pairs once)
+    for i in range(n):
+        if not big[i]:
+            continue
+        for j in range(n):
+            if j == i or not enabled[j] or (big[j] and j < i):
+                continue
+            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body, cat, col):
+                out = _push(out, k, i, j)
+                k += 1
+    return _sorted_unique(out, k, n)
+
+
+class HashSpace(Space):
+    """ODE's multi-resolution hash space: cell levels ``minlevel..maxlevel``
+    (cells of 2**level m); defaults -3 and 10 as in ODE."""
+
+    CLASS = dHashSpaceClass
+    NAME = "hash space"
+    CREATOR = "dHashSpaceCreate"
+    __slots__ = ("minlevel", "maxlevel")
+
+    def __init__(self, space) -> None:
+        self.minlevel = -3
+        self.maxlevel = 10
+        super().__init__(space)
+
+    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
+        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
+        return hash_pairs(*self.arrays(geoms), self.minlevel, self.maxlevel)
+
+
+# ----------------------------------------------------------------------------- quadtree
+@njit(cache=True, nogil=True)
+def _node_offset(d) -> np.int64:
+    """Number of quadtree nodes above depth ``d``: (4**d - 1) / 3."""
+    return ((np.int64(1) << np.int64(2 * d)) - 1) // 3
+
+
+@njit(cache=True, nogil=True)
+def quadtree_nodes(aabb, enabled, center, extents, depth):
+    """Node id (n,) int64 of each box in a quadtree over x and y (-1: disabled).
+
+    The tree covers [center - extents, center + extents) on x and y with
+    ``depth`` levels of subdivision; a box goes in the deepest block whose
+    half-open x/y range holds it (the root if none does, as in ODE). The
+    block at depth d with cell indices (ix, iy) has id offset(d) + iy 2**d + ix.
+    """
+    n = aabb.shape[0]
+    node = np.full(n, -1, dtype=np.int64)
+    x0 = center[0] - extents[0]
+    y0 = center[1] - extents[1]
+    for i in range(n):
+        if not enabled[i]:
+            continue
+        node[i] = 0
+        if not _finite_box(aabb, i):
+            continue
+        ix = 0
+        iy = 0
+        for d in range(1, depth + 1):
+            cells = float(1 << d)
+            sx = 2.0 * extents[0] / cells
+            sy = 2.0 * extents[1] / cells
+            found = False
+            for cx in range(2 * ix, 2 * ix + 2):
+                if not (x0 + cx * sx <= aabb[i, 0] and aabb[i, 1] < x0 + (cx + 1) * sx):
+                    continue
+                for cy in range(2 * iy, 2 * iy + 2):
+                    if y0 + cy * sy <= aabb[i, 2] and aabb[i, 3] < y0 + (cy + 1) * sy:
+                        ix = cx
+                        iy = cy
+                        found = True
+            if not found:
+                break
+            node[i] = _node_offset(d) + iy * (np.int64(1) << np.int64(d)) + ix
+    return node
+
+
+@njit(cache=True, nogil=True)
+def quadtree_pairs(aabb, enabled, body, cat, col, center, extents, depth):
+    """Candidate pairs (k, 2): each box is tested against the boxes of its own
+    block and of every ancestor block (blocks that do not nest are disjoint,
+    so boxes in them cannot touch)."""
+    n = aabb.shape[0]
+    node = quadtree_nodes(aabb, enabled, center, extents, depth)
+    order = np.argsort(node, kind="mergesort")
+    sorted_nodes = node[order]
+    out = np.empty((64, 2), dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if node[i] < 0:
+            continue
+        # recover (d, ix, iy) of i's block
+        d = 0
+        while d < depth and node[i] >= _node_offset(d + 1):
+            d += 1
+        rel = node[i] - _node_offset(d)
+        ix = rel % (np.int64(1) << np.int64(d))
+        iy = rel // (np.int64(1) << np.int64(d))
+        for up in range(d + 1):
+            da = d - up
+            anc = _node_offset(da) + (iy >> up) * (np.int64(1) << np.int64(da)) + (ix >> up)
+            t = np.searchsorted(sorted_nodes, anc)
+            while t < n and sorted_nodes[t] == anc:
+                j = order[t]
+                t += 1
+                if j == i or (up == 0 and j < i):
+                    continue
+                if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body, cat, col):
+                    out = _push(out, k, i, j)
+                    k += 1
+    return _sorted_unique(out, k, n)
+
+
+class QuadTreeSpace(Space):
+    """ODE's quadtree space over the x/y plane: ``center`` (3,) and
+    ``extents`` (3,) half sizes in m, ``depth`` levels of subdivision."""
+
+    CLASS = dQuadTreeSpaceClass
+    NAME = "quadtree space"
+    CREATOR = "dQuadTreeSpaceCreate"
+    __slots__ = ("center", "extents", "depth")
+
+    def __init__(self, space, center: np.ndarray, extents: np.ndarray, depth: int) -> None:
+        self.center = center
+        self.extents = extents
+        self.depth = depth
+        super().__init__(space)
+
+    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
+        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
+        return quadtree_pairs(*self.arrays(geoms), self.center, self.extents, self.depth)
+
+
+# ----------------------------------------------------------------------------- sweep and prune
+@njit(cache=True, nogil=True)
+def sap_pairs(aabb, enabled, body, cat, col, axis0, axis1, axis2):
+    """Candidate pairs (k, 2) by sweep and prune: enabled boxes sorted by their
+    minimum on ``axis0``; an active list holds the boxes whose interval on
+    that axis is still open; each new box is checked on ``axis1`` and
+    ``axis2`` against the active ones."""
+    n = aabb.shape[0]
+    lo0 = 2 * axis0
+    ids = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        # disabled boxes and boxes with NaN bounds never pair
+        if enabled[i] and not (math.isnan(aabb[i, lo0]) or math.isnan(aabb[i, lo0 + 1])):
+            ids[m] = i
+            m += 1
+    ids = ids[:m]
+    keys = np.empty(m)
+    for s in range(m):
+        keys[s] = aabb[ids[s], lo0]
+    ids = ids[np.argsort(keys, kind="mergesort")]
+    active = np.empty(m, dtype=np.int64)
+    na = 0
+    out = np.empty((64, 2), dtype=np.int64)
+    k = 0
+    for s in range(m):
+        i = ids[s]
+        start = aabb[i, lo0]
+        # drop the boxes that ended before this one starts
+        w = 0
+        for a in range(na):
+            if aabb[active[a], lo0 + 1] >= start:
+                active[w] = active[a]
+                w += 1
+        na = w
+        for a in range(na):
+            j = active[a]
+            if (aabb[i, 2 * axis1] > aabb[j, 2 * axis1 + 1]
+                    or aabb[i, 2 * axis1 + 1] < aabb[j, 2 * axis1]
+                    or aabb[i, 2 * axis2] > aabb[j, 2 * axis2 + 1]
+                    or aabb[i, 2 * axis2 + 1] < aabb[j, 2 * axis2]):
+                continue
+            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body, cat, col):
+                out = _push(out, k, i, j)
+                k += 1
+        active[na] = i
+        na += 1
+    return _sorted_unique(out, k, n)
+
+
+_SAP_ORDERS = (dSAP_AXES_XYZ, dSAP_AXES_XZY, dSAP_AXES_YXZ, dSAP_AXES_YZX, dSAP_AXES_ZXY,
+               dSAP_AXES_ZYX)
+
+
+class SweepAndPruneSpace(Space):
+    """ODE's sweep-and-prune space; ``axes`` (3,) is the axis order decoded
+    from a dSAP_AXES_* constant (sorted on the first)."""
+
+    CLASS = dSweepAndPruneSpaceClass
+    NAME = "sweep and prune space"
+    CREATOR = "dSweepAndPruneSpaceCreate"
+    __slots__ = ("axes",)
+
+    def __init__(self, space, axisorder: int) -> None:
+        self.axes = (axisorder & 3, (axisorder >> 2) & 3, (axisorder >> 4) & 3)
+        super().__init__(space)
+
+    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
+        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
+        return sap_pairs(*self.arrays(geoms), *self.axes)
+
+
+# ----------------------------------------------------------------------------- API
+def dHashSpaceCreate(space) -> HashSpace:
+    """A hash space inside ``space`` (None: top level), levels -3..10."""
+    return HashSpace(space)
+
+
+def dHashSpaceSetLevels(space, minlevel: int, maxlevel: int) -> None:
+    """Cell sizes 2**minlevel .. 2**maxlevel m; boxes larger than the top
+    level are tested against all the others."""
+    fn = "dHashSpaceSetLevels"
+    s = _hash_space(space, fn)
+    lo = checks.integer(minlevel, fn, "minlevel")
+    hi = checks.integer(maxlevel, fn, "maxlevel")
+    if lo > hi:
+        raise ODEError(fn, "minlevel", f"must be <= maxlevel, got {lo} > {hi}")
+    if not -1000 <= lo <= 1000 or not -1000 <= hi <= 1000:
+        raise ODEError(fn, "minlevel, maxlevel", "levels must lie in -1000..1000")
+    s.minlevel, s.maxlevel = lo, hi
+
+
+def dHashSpaceGetLevels(space) -> tuple[int, int]:
+    """(minlevel, maxlevel)."""
+    s = _hash_space(space, "dHashSpaceGetLevels")
+    return s.minlevel, s.maxlevel
+
+
+def _hash_space(space, function: str) -> HashSpace:
+    s = space_of(space, function)
+    if not isinstance(s, HashSpace):
+        raise ODEError(function, "space", f"must be a hash space, got {s!r}")
+    return s
+
+
+def _vec3(v, function: str, argument: str) -> np.ndarray:
+    a = np.asarray(v, dtype=float).ravel() if v is not None else None
+    if a is not None and a.shape == (4,):
+        a = a[:3]  # a padded dVector3
+    return checks.vector(a, 3, function, argument)
+
+
+def dQuadTreeSpaceCreate(space, center, extents, depth: int) -> QuadTreeSpace:
+    """A quadtree space over x/y: ``center`` (3,) and ``extents`` (3,) half
+    sizes in m (z is ignored), ``depth`` >= 0 subdivisions (at most 20)."""
+    fn = "dQuadTreeSpaceCreate"
+    c = _vec3(center, fn, "center")
+    e = _vec3(extents, fn, "extents")
+    if np.any(e < 0):
+        raise ODEError(fn, "extents", f"must be >= 0, got {e}")
+    d = checks.integer(depth, fn, "depth")
+    if not 0 <= d <= QUADTREE_MAX_DEPTH:
+        raise ODEError(fn, "depth", f"must lie in 0..{QUADTREE_MAX_DEPTH}, got {d}")
+    return QuadTreeSpace(space, c, e, d)
+
+
+def dSweepAndPruneSpaceCreate(space, axisorder: int) -> SweepAndPruneSpace:
+    """A sweep-and-prune space; ``axisorder`` is one of the dSAP_AXES_* constants."""
+    fn = "dSweepAndPruneSpaceCreate"
+    order = checks.integer(axisorder, fn, "axisorder")
+    if order not in _SAP_ORDERS:
+        raise ODEError(fn, "axisorder", f"must be a dSAP_AXES_* constant, got {order}")
+    return SweepAndPruneSpace(space, order)
