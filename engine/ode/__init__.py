@@ -47,7 +47,9 @@ _API_MODULES = (
     "engine.ode.collision.space", "engine.ode.collision.dispatch",
     # @collision-modules (one line per collision module goes right below)
     "engine.ode.collision.spaces",
+    "engine.ode.collision.colliders_ray",
     "engine.ode.collision.colliders_basic",
+    "engine.ode.collision.colliders_cylinder",
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",
