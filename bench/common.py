@@ -18,22 +18,15 @@ Timing
     load changes on a shared machine hit both sides of a ratio alike.
 
 Numba cache
-    Numba's on-disk cache is not invalidated when a function *called* by a
-    cached function changes in another file (a documented limitation), so a
-    shared ``.numba_cache`` can keep timing an old solver long after its
-    source changed.  Importing this module therefore points
-    ``NUMBA_CACHE_DIR`` at ``bench/.numba_cache/<hash of engine/**/*.py>``
-    (git-ignored; the two newest kept): the first run after an engine change
-    compiles everything during the untimed warm-up, later runs load it.  Set
-    ``ODEON_BENCH_NUMBA_CACHE=shared`` to keep the caller's ``NUMBA_CACHE_DIR``.
+    ``import engine`` clears numba's cache when any engine source changed
+    (:mod:`engine.numba_cache`), so benchmarks never time stale kernels; the
+    first run after an engine change compiles during the untimed warm-up.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
-import shutil
 import statistics
 import sys
 import time
@@ -48,46 +41,9 @@ if str(REPO) not in sys.path:
 
 #: Environment variable overriding the directory that holds ``libode.py``.
 ODE_REF_ENV = "ODEON_ODE_REF"
-#: Environment variable: ``shared`` keeps the caller's NUMBA_CACHE_DIR.
-CACHE_ENV = "ODEON_BENCH_NUMBA_CACHE"
-BENCH_CACHE_ROOT = REPO / "bench" / ".numba_cache"
-KEEP_CACHES = 2
-
-
-def engine_source_hash() -> str:
-    """SHA-1 (16 hex digits) of every ``engine/**/*.py`` path and content."""
-    h = hashlib.sha1()
-    for path in sorted((REPO / "engine").rglob("*.py")):
-        h.update(str(path.relative_to(REPO)).encode())
-        h.update(b"\0")
-        h.update(path.read_bytes())
-        h.update(b"\0")
-    return h.hexdigest()[:16]
-
-
-def configure_numba_cache() -> str:
-    """Point NUMBA_CACHE_DIR at a cache keyed by the engine sources (see the
-    module docstring); returns a description for the banner."""
-    if os.environ.get(CACHE_ENV, "").lower() == "shared":
-        return f"shared NUMBA_CACHE_DIR={os.environ.get('NUMBA_CACHE_DIR', '(numba default)')}"
-    if "numba" in sys.modules:
-        return ("numba was imported before bench.common: NUMBA_CACHE_DIR="
-                f"{os.environ.get('NUMBA_CACHE_DIR', '(numba default)')} (may be stale)")
-    key = engine_source_hash()
-    cache = BENCH_CACHE_ROOT / key
-    fresh = not cache.is_dir()
-    cache.mkdir(parents=True, exist_ok=True)
-    os.utime(cache)
-    old = sorted((d for d in BENCH_CACHE_ROOT.iterdir() if d.is_dir() and d != cache),
-                 key=lambda d: d.stat().st_mtime, reverse=True)
-    for d in old[KEEP_CACHES - 1:]:
-        shutil.rmtree(d, ignore_errors=True)
-    os.environ["NUMBA_CACHE_DIR"] = str(cache)
-    note = " (new: kernels compile during the warm-up)" if fresh else ""
-    return f"numba cache {cache.relative_to(REPO)} keyed by the engine sources{note}"
-
-
-NUMBA_CACHE_NOTE = configure_numba_cache()
+NUMBA_CACHE_NOTE = ("numba cache: "
+                    f"{os.environ.get('NUMBA_CACHE_DIR', '(numba default, next to the sources)')}"
+                    ", cleared by engine.numba_cache when the engine sources change")
 
 
 @dataclass(frozen=True)
