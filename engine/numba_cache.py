@@ -6,6 +6,11 @@ every joint's ``info2``) would keep stale machine code after an edit. At
 import, a hash of every engine source file is compared with the one stored
 next to the cache; when they differ, the engine's cache entries are removed
 so everything recompiles once.
+
+Setting ``ODEON_NUMBA_CACHE_CHECK=0`` skips the check (numba's per-file
+validation still applies): useful while several people edit different engine
+files, each with their own ``NUMBA_CACHE_DIR``, at the risk of stale code for
+cross-file calls (delete your cache directory when in doubt).
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ def _cache_dirs() -> list[pathlib.Path]:
 
 def invalidate_if_stale() -> bool:
     """Remove stale engine entries from numba's cache; True if anything was removed."""
+    if os.environ.get("ODEON_NUMBA_CACHE_CHECK", "1") == "0":
+        return False
     digest = sources_digest()
     custom = os.environ.get("NUMBA_CACHE_DIR")
     stamp_dir = pathlib.Path(custom) if custom else ENGINE_DIR / "__pycache__"

@@ -50,6 +50,12 @@ _API_MODULES = (
     "engine.ode.collision.colliders_ray",
     "engine.ode.collision.colliders_basic",
     "engine.ode.collision.colliders_cylinder",
+    "engine.ode.collision.convex", "engine.ode.collision.colliders_convex",
+    "engine.ode.collision.trimesh_data", "engine.ode.collision.trimesh",
+    "engine.ode.collision.colliders_trimesh", "engine.ode.collision.colliders_trimesh_convex",
+    "engine.ode.collision.heightfield", "engine.ode.collision.colliders_heightfield",
+    "engine.ode.collision.transform", "engine.ode.collision.user_class",
+    "engine.ode.collision.geom_utils",
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",
