@@ -50,8 +50,12 @@ def dCleanupODEAllDataForThread() -> None:
 
 
 def dCloseODE() -> None:
-    """Library clean-up; dInitODE2 may be called again afterwards."""
+    """Library clean-up; dInitODE2 may be called again afterwards. User geom
+    classes are forgotten, as in ODE."""
+    from engine.ode.collision.user_class import clear_user_classes
+
     _state["initialised"] = False
+    clear_user_classes()
 
 
 def dGetConfiguration() -> str:

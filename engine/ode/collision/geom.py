@@ -2,7 +2,7 @@
 
 A geom has a class (``dSphereClass``...), an optional body, an optional
 offset from that body, its own position/rotation when it has no body, an
-enabled flag, category/collide bits, a space and user data. Its world pose
+enabled flag, category/collide bits, a space and user data (``user_data``). Its world pose
 is computed on demand from its body, so it is always current (ODE caches
 it and refreshes lazily; the results are the same).
 
@@ -32,7 +32,7 @@ class Geom:
     PLACEABLE = True
 
     __slots__ = ("body", "space", "offset_pos", "offset_R", "own_pos", "own_R", "enabled",
-                 "category_bits", "collide_bits", "data", "alive", "__weakref__")
+                 "category_bits", "collide_bits", "user_data", "alive", "__weakref__")
 
     def __init__(self, space) -> None:
         self.body = None
@@ -44,7 +44,7 @@ class Geom:
         self.enabled = True
         self.category_bits = ALL_BITS
         self.collide_bits = ALL_BITS
-        self.data = None
+        self.user_data = None
         self.alive = True
         if space is not None:
             from engine.ode.collision.space import space_of
@@ -140,11 +140,11 @@ def dGeomDestroy(geom) -> None:
 
 
 def dGeomSetData(geom, data) -> None:
-    geom_of(geom, "dGeomSetData").data = data
+    geom_of(geom, "dGeomSetData").user_data = data
 
 
 def dGeomGetData(geom):
-    return geom_of(geom, "dGeomGetData").data
+    return geom_of(geom, "dGeomGetData").user_data
 
 
 def dGeomGetClass(geom) -> int:
@@ -201,13 +201,16 @@ def _set_world_pos(g: Geom, p: np.ndarray) -> None:
 
 def _set_world_R(g: Geom, R: np.ndarray) -> None:
     b = g.body
+    if b is None:
+        # a bodyless geom keeps the matrix exactly as given (as ODE copies it);
+        # going through a quaternion would change its last bits and with them
+        # the tie-breaks of face-on contacts
+        g.own_R = np.array(R, dtype=float).reshape(3, 3)
+        return
     q = R_to_q(R)
     normalize4_inplace(q)
     Rn = np.empty((3, 3))
     q_to_R(q, Rn)
-    if b is None:
-        g.own_R = Rn
-        return
     from engine.ode.body import dBodySetRotation
 
     body_R = Rn if g.offset_R is None else Rn @ g.offset_R.T
