@@ -4,7 +4,9 @@ Each benchmark runs in its own process with this interpreter and default
 options; ``NUMBA_CACHE_DIR`` is the engine-source-keyed cache chosen by
 ``bench/common.py`` (``ODEON_BENCH_NUMBA_CACHE=shared`` keeps the caller's,
 defaulting to ``<repo>/.numba_cache``).
-Extra arguments select benchmarks by substring:
+Today: ``bench_dynamics.py`` (stepping only), ``bench_pile.py`` (the ode_ref
+pile scenes, collision + QuickStep, both near-callback modes) and
+``bench_sor_lcp.py``. Extra arguments select benchmarks by substring:
 ``.venv/bin/python bench/run_all.py dynamics``.  The exit status is non-zero
 if any benchmark failed; benchmarks make no timed assertions.
 """

@@ -56,10 +56,11 @@ _API_MODULES = (
     "engine.ode.collision.heightfield", "engine.ode.collision.colliders_heightfield",
     "engine.ode.collision.transform", "engine.ode.collision.user_class",
     "engine.ode.collision.geom_utils",
+    "engine.ode.collision.native",
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",
-                "dSurfaceParameters", "dJointFeedback"}
+                "dSurfaceParameters", "dJointFeedback", "NativeCollider", "native"}
 
 
 def _is_api_name(name: str) -> bool:

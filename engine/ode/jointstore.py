@@ -48,15 +48,17 @@ class JointStore:
             if old:
                 arr[:old] = getattr(self, name)
             setattr(self, name, arr)
-        if not old:
-            self.seq[:] = -1
-        else:
-            self.seq[old:] = -1
+        self.seq[old:] = -1
+        self.body[old:] = -1
+        self.attach_seq[old:] = -1
         self.handles.extend([None] * (capacity - old))
         self.capacity = capacity
 
     def create(self, jtype: int) -> int:
-        """A fresh row of type ``jtype``, attached to nothing, enabled."""
+        """A fresh row of type ``jtype``, attached to nothing, enabled.
+
+        Free rows are kept cleared (records, feedback and forces zero, no
+        bodies; see :meth:`destroy`), so only the identity fields are set here."""
         if self.free:
             i = self.free.pop()
         else:
@@ -65,36 +67,55 @@ class JointStore:
             i = self.count
             self.count += 1
         self.type[i] = jtype
-        body = self.body
-        body[i, 0] = -1
-        body[i, 1] = -1
         self.flags[i] = JF_ALIVE | JF_ENABLED
-        self.data[i] = 0.0
-        self.idata[i] = 0
-        self.feedback[i] = 0.0
-        self.lam[i] = 0.0
-        self.nrows[i] = 0
         self.seq[i] = self.next_seq
         self.next_seq += 1
-        self.attach_seq[i] = -1
         return i
 
-    def destroy(self, i: int) -> None:
-        """Free row ``i`` for reuse."""
-        self.flags[i] = 0
-        self.seq[i] = -1
-        self.body[i] = (-1, -1)
-        self.handles[i] = None
-        self.free.append(i)
+    def create_many(self, jtype: int, k: int) -> np.ndarray:
+        """``k`` fresh rows of type ``jtype`` (k,) int64, exactly the rows and
+        sequence numbers ``k`` calls of :meth:`create` would give, in order."""
+        take = min(k, len(self.free))
+        reused = self.free[len(self.free) - take:][::-1]
+        del self.free[len(self.free) - take:]
+        fresh = k - take
+        while self.count + fresh > self.capacity:
+            self._allocate(2 * self.capacity)
+        rows = np.empty(k, dtype=np.int64)
+        rows[:take] = reused
+        rows[take:] = np.arange(self.count, self.count + fresh, dtype=np.int64)
+        self.count += fresh
+        self.type[rows] = jtype
+        self.flags[rows] = JF_ALIVE | JF_ENABLED
+        self.seq[rows] = self.next_seq + np.arange(k, dtype=np.int64)
+        self.next_seq += k
+        return rows
 
-    def destroy_many(self, rows: list[int]) -> None:
-        """Free several rows at once (joint group emptying)."""
-        if not rows:
-            return
-        idx = np.asarray(rows, dtype=np.int64)
+    def _clear(self, idx) -> None:
+        """Reset rows ``idx`` to the free state: no flags, no bodies, zero records."""
         self.flags[idx] = 0
         self.seq[idx] = -1
         self.body[idx] = -1
+        self.attach_seq[idx] = -1
+        self.data[idx] = 0.0
+        self.idata[idx] = 0
+        self.feedback[idx] = 0.0
+        self.lam[idx] = 0.0
+        self.nrows[idx] = 0
+
+    def destroy(self, i: int) -> None:
+        """Free row ``i`` for reuse."""
+        self._clear(i)
+        self.handles[i] = None
+        self.free.append(i)
+
+    def destroy_many(self, rows: list[int], idx: np.ndarray | None = None) -> None:
+        """Free several rows at once (joint group emptying); ``idx`` the same
+        rows as an int64 array, if the caller has one."""
+        if not rows:
+            return
+        self._clear(np.asarray(rows, dtype=np.int64) if idx is None else idx)
+        handles = self.handles
         for i in rows:
-            self.handles[i] = None
+            handles[i] = None
         self.free.extend(rows)

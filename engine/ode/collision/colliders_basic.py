@@ -103,12 +103,13 @@ def sphere_box_kernel(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
     out = np.empty((1, 9))
     out[0, 7] = -1.0
     out[0, 8] = -1.0
-    p = np.empty(3)
+    work = np.empty((5, 3))     # p, t, half, q, rr: one allocation
+    p = work[0]
     for i in range(3):
         p[i] = p1[i] - p2[i]
     # sphere centre in box coordinates, clamped to the box
-    t = np.empty(3)
-    half = np.empty(3)
+    t = work[1]
+    half = work[2]
     onborder = False
     for j in range(3):
         half[j] = 0.5 * sides[j]
@@ -134,8 +135,8 @@ def sphere_box_kernel(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
             out[0, 3 + i] = R2[i, mini] * s
         out[0, 6] = mind + r
         return out
-    q = np.empty(3)
-    rr = np.empty(3)
+    q = work[3]
+    rr = work[4]
     for i in range(3):
         q[i] = R2[i, 0] * t[0] + R2[i, 1] * t[1] + R2[i, 2] * t[2]
         rr[i] = p[i] - q[i]
@@ -598,20 +599,23 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
     """
     rows = np.zeros((8, 9))
     normal = np.zeros(3)
-    p = np.empty(3)
+    # small work vectors and matrices, one allocation each
+    vec = np.zeros((5, 3))
+    mat = np.empty((2, 3, 3))
+    p = vec[0]
     for i in range(3):
         p[i] = p2[i] - p1[i]
-    pp = np.empty(3)
+    pp = vec[1]
     for j in range(3):
         pp[j] = R1[0, j] * p[0] + R1[1, j] * p[1] + R1[2, j] * p[2]
-    A = np.empty(3)
-    B = np.empty(3)
+    A = vec[2]
+    B = vec[3]
     for i in range(3):
         A[i] = 0.5 * side1[i]
         B[i] = 0.5 * side2[i]
     # Rr[i, j] = column i of R1 . column j of R2 (R1^T R2); Q = |Rr|
-    Rr = np.empty((3, 3))
-    Q = np.empty((3, 3))
+    Rr = mat[0]
+    Q = mat[1]
     for i in range(3):
         for j in range(3):
             Rr[i, j] = R1[0, i] * R2[0, j] + R1[1, i] * R2[1, j] + R1[2, i] * R2[2, j]
@@ -620,7 +624,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
     invert = False
     code = 0
     nr_col = -1          # >= 0: normal = that column of R1 (code<=3) or R2
-    nC = np.zeros(3)     # normal in box-1 coordinates for edge axes
+    nC = vec[4]          # normal in box-1 coordinates for edge axes (zeros)
     # face axes of box 1
     for i in range(3):
         e1 = pp[i]
@@ -655,18 +659,20 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             s2 = abs(e1) - lim
             if s2 > 0:
                 return rows[:0], normal, 0.0, 0
-            n = np.zeros(3)
-            n[i1] = -Rr[i2, j]
-            n[i2] = Rr[i1, j]
-            ln = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+            # the axis n: n[i] = 0, n[i1] = -Rr[i2, j], n[i2] = Rr[i1, j]
+            n0 = -Rr[i2, j] if i1 == 0 else (Rr[i1, j] if i2 == 0 else 0.0)
+            n1 = -Rr[i2, j] if i1 == 1 else (Rr[i1, j] if i2 == 1 else 0.0)
+            n2 = -Rr[i2, j] if i1 == 2 else (Rr[i1, j] if i2 == 2 else 0.0)
+            ln = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
             if ln > 0:
                 s2 /= ln
                 # ODE's fudge factor: an edge axis wins unless 5% shallower
                 if s2 * 1.05 > s:
                     s = s2
                     nr_col = -1
-                    for k in range(3):
-                        nC[k] = n[k] / ln
+                    nC[0] = n0 / ln
+                    nC[1] = n1 / ln
+                    nC[2] = n2 / ln
                     invert = e1 < 0
                     code = 7 + 3 * i + j
     if code == 0:
@@ -719,14 +725,18 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
         return rows[:1], normal, depth, code
 
     # face case: reference face on box a, incident face on box b
+    face = np.empty((4, 3))      # normal2, nr, anr, center
+    normal2 = face[0]
     if code <= 3:
         Ra, Rb, pa, pb, Sa, Sb = R1, R2, p1, p2, A, B
-        normal2 = normal.copy()
+        for k in range(3):
+            normal2[k] = normal[k]
     else:
         Ra, Rb, pa, pb, Sa, Sb = R2, R1, p2, p1, B, A
-        normal2 = -normal
-    nr = np.empty(3)
-    anr = np.empty(3)
+        for k in range(3):
+            normal2[k] = -normal[k]
+    nr = face[1]
+    anr = face[2]
     for j in range(3):
         nr[j] = Rb[0, j] * normal2[0] + Rb[1, j] * normal2[1] + Rb[2, j] * normal2[2]
         anr[j] = abs(nr[j])
@@ -741,7 +751,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             lanr, a1, a2 = 0, 1, 2
         else:
             a1, a2, lanr = 0, 1, 2
-    center = np.empty(3)
+    center = face[3]
     sc = 1.0 if nr[lanr] < 0 else -1.0
     for i in range(3):
         center[i] = pb[i] - pa[i] + sc * Sb[lanr] * Rb[i, lanr]

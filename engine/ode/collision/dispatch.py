@@ -17,17 +17,92 @@ import numpy as np
 
 from engine.ode import checks
 from engine.ode.collision.geom import Geom, geom_of
+from engine.ode.collision.space import Space
+from engine.ode.constants import dGeomTransformClass
 from engine.ode.errors import ODEError
 from engine.ode.structs import dContactGeom
 
 ColliderFn = Callable[[Geom, Geom, int], np.ndarray]
 
+#: (class1, class2) -> how dCollide serves the pair, resolved on first use:
+#: (mode, fn) with mode _BUILTIN / _BUILTIN_SWAPPED / _USER / _USER_SWAPPED / _NONE.
+#: Emptied whenever COLLIDERS or OVERRIDES change.
+_RESOLVED: dict[tuple[int, int], tuple[int, Callable | None]] = {}
+_NONE, _BUILTIN, _BUILTIN_SWAPPED, _USER, _USER_SWAPPED = 0, 1, 2, 3, 4
+
+
+class _Table(dict):
+    """A dict that forgets the resolved pairs (and bumps ``version``) whenever it changes."""
+
+    version = 0
+
+    def _changed(self) -> None:
+        _RESOLVED.clear()
+        _Table.version += 1
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self._changed()
+
+    def __delitem__(self, key) -> None:
+        super().__delitem__(key)
+        self._changed()
+
+    def pop(self, *args):
+        out = super().pop(*args)
+        self._changed()
+        return out
+
+    def popitem(self):
+        out = super().popitem()
+        self._changed()
+        return out
+
+    def clear(self) -> None:
+        super().clear()
+        self._changed()
+
+    def update(self, *args, **kw) -> None:
+        super().update(*args, **kw)
+        self._changed()
+
+    def setdefault(self, key, default=None):
+        out = super().setdefault(key, default)
+        self._changed()
+        return out
+
+
 #: (class1, class2) -> collider returning contact rows for (g1, g2) in that order.
-COLLIDERS: dict[tuple[int, int], ColliderFn] = {}
+COLLIDERS: dict[tuple[int, int], ColliderFn] = _Table()
 #: User overrides: (class1, class2) -> fn(o1, o2, max_contacts) -> list[dContactGeom].
-OVERRIDES: dict[tuple[int, int], Callable] = {}
+OVERRIDES: dict[tuple[int, int], Callable] = _Table()
 
 NO_CONTACTS = np.zeros((0, 9))
+
+
+def table_version() -> int:
+    """A number that changes whenever COLLIDERS or OVERRIDES change."""
+    return _Table.version
+
+
+def resolve(c1: int, c2: int) -> tuple[int, Callable | None]:
+    """How dCollide serves classes (c1, c2): (mode, function), cached."""
+    key = (c1, c2)
+    got = _RESOLVED.get(key)
+    if got is not None:
+        return got
+    if key in OVERRIDES:
+        got = (_USER, OVERRIDES[key])
+    elif (c2, c1) in OVERRIDES:
+        got = (_USER_SWAPPED, OVERRIDES[(c2, c1)])
+    elif key in COLLIDERS:
+        got = (_BUILTIN, COLLIDERS[key])
+    elif (c2, c1) in COLLIDERS:
+        got = (_BUILTIN_SWAPPED, COLLIDERS[(c2, c1)])
+    else:
+        got = (_NONE, None)
+    _RESOLVED[key] = got
+    return got
 
 
 def register(cls1: int, cls2: int):
@@ -48,13 +123,16 @@ def swap_rows(rows: np.ndarray) -> np.ndarray:
 
 
 def to_contact_geoms(rows: np.ndarray, g1: Geom, g2: Geom) -> list[dContactGeom]:
-    """dContactGeom objects for contact rows of (g1, g2)."""
+    """dContactGeom objects for contact rows of (g1, g2) (each with its own
+    pos and normal arrays)."""
     out = []
-    for r in rows:
-        c = dContactGeom.__new__(dContactGeom)
-        c.pos = r[0:3].copy()
-        c.normal = r[3:6].copy()
-        c.depth = float(r[6])
+    new = dContactGeom.__new__
+    arr = np.array
+    for r in rows.tolist():
+        c = new(dContactGeom)
+        c.pos = arr(r[0:3])
+        c.normal = arr(r[3:6])
+        c.depth = r[6]
         c.g1 = g1
         c.g2 = g2
         c.side1 = int(r[7])
@@ -65,6 +143,14 @@ def to_contact_geoms(rows: np.ndarray, g1: Geom, g2: Geom) -> list[dContactGeom]
 
 def collide_rows(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
     """Contact rows of (g1, g2) from the table, or none if the pair has no collider."""
+    mode, fn = resolve(g1.CLASS, g2.CLASS)
+    if mode == _BUILTIN:
+        return fn(g1, g2, max_contacts)
+    if mode == _BUILTIN_SWAPPED:
+        return swap_rows(fn(g2, g1, max_contacts))
+    if mode == _NONE:
+        return NO_CONTACTS
+    # a user override: the built-in entry, if any
     key = (g1.CLASS, g2.CLASS)
     fn = COLLIDERS.get(key)
     if fn is not None:
@@ -75,14 +161,7 @@ def collide_rows(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
     return NO_CONTACTS
 
 
-def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
-    """Contact points between two geoms (at most ``max_contacts``, >= 1).
-
-    Each dContactGeom has pos, normal (pointing into o1), depth, g1 = o1,
-    g2 = o2, side1/side2 (triangle or feature indices, -1 when unused).
-    """
-    from engine.ode.collision.space import Space
-
+def _checked(o1, o2, max_contacts) -> tuple[Geom, Geom, int]:
     g1 = geom_of(o1, "dCollide", "o1")
     g2 = geom_of(o2, "dCollide", "o2")
     n = checks.integer(max_contacts, "dCollide", "max_contacts") & 0xFFFF
@@ -91,21 +170,51 @@ def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
     if isinstance(g1, Space) or isinstance(g2, Space):
         raise ODEError("dCollide", "o1" if isinstance(g1, Space) else "o2",
                        "spaces cannot be collided directly; use dSpaceCollide2")
-    if g1 is g2:
+    return g1, g2, n
+
+
+def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
+    """Contact points between two geoms (at most ``max_contacts``, >= 1).
+
+    Each dContactGeom has pos, normal (pointing into o1), depth, g1 = o1,
+    g2 = o2, side1/side2 (triangle or feature indices, -1 when unused). Two
+    geoms attached to the same body never touch (none are returned).
+    """
+    # fast path: two live non-space geoms and a plain int count (the near
+    # callback's case); anything else goes through the full checks
+    if (type(max_contacts) is int and 0 < max_contacts < 0x10000 and isinstance(o1, Geom)
+            and isinstance(o2, Geom) and o1.alive and o2.alive
+            and not isinstance(o1, Space) and not isinstance(o2, Space)):
+        g1, g2, n = o1, o2, max_contacts
+    else:
+        g1, g2, n = _checked(o1, o2, max_contacts)
+    # as ODE: no contacts of a geom with itself or between geoms of one body
+    if g1 is g2 or (g1.body is not None and g1.body is g2.body):
         return []
-    key = (g1.CLASS, g2.CLASS)
-    user = OVERRIDES.get(key)
-    if user is not None:
-        return list(user(g1, g2, n))[:n]
-    user = OVERRIDES.get((key[1], key[0]))
-    if user is not None:
+    got = _RESOLVED.get((g1.CLASS, g2.CLASS))
+    mode, fn = resolve(g1.CLASS, g2.CLASS) if got is None else got
+    if mode == _BUILTIN:
+        rows = fn(g1, g2, n)
+    elif mode == _BUILTIN_SWAPPED:
+        rows = swap_rows(fn(g2, g1, n))
+    elif mode == _NONE:
+        return []
+    elif mode == _USER:
+        return list(fn(g1, g2, n))[:n]
+    else:
         swapped = []
-        for c in list(user(g2, g1, n))[:n]:
+        for c in list(fn(g2, g1, n))[:n]:
             swapped.append(dContactGeom(c.pos, -np.asarray(c.normal), c.depth, g1, g2,
                                         c.side2, c.side1))
         return swapped
-    rows = collide_rows(g1, g2, n)
-    return to_contact_geoms(rows[:n], g1, g2)
+    if rows.shape[0] > n:
+        rows = rows[:n]
+    if g1.CLASS == dGeomTransformClass or g2.CLASS == dGeomTransformClass:
+        # a geom transform with info 0 has its contacts name the geom it holds
+        from engine.ode.collision.transform import contact_geom_of
+
+        return to_contact_geoms(rows, contact_geom_of(g1), contact_geom_of(g2))
+    return to_contact_geoms(rows, g1, g2)
 
 
 def dSetColliderOverride(i: int, j: int, fn) -> None:

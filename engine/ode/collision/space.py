@@ -6,6 +6,11 @@ bounding box is the union of its geoms'. ``dSpaceCollide`` calls
 ``callback(data, g1, g2)`` for every candidate pair; a pair that involves a
 nested space is passed as such (the callback usually calls dSpaceCollide2 on
 it). Subclasses change how candidates are found, never which ones.
+
+Each pass gathers the geoms into arrays (:func:`~engine.ode.collision.
+broadphase.gather`: poses, bounds of the primitives computed in one compiled
+call, bits), reusing the conversions of the last pass kept in the space's
+``gather_cache`` while the geoms' attributes are unchanged.
 """
 
 from __future__ import annotations
@@ -15,9 +20,15 @@ import math
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.broadphase import overlapping_pairs, overlapping_with
+from engine.ode.collision.broadphase import (
+    GatherCache,
+    GeomArrays,
+    gather,
+    overlapping_with,
+    sweep_pairs,
+)
 from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.constants import dSimpleSpaceClass
+from engine.ode.constants import dFirstUserClass, dSimpleSpaceClass
 from engine.ode.errors import ODEError
 
 _EMPTY_BOX = np.array([math.inf, -math.inf, math.inf, -math.inf, math.inf, -math.inf])
@@ -30,10 +41,11 @@ class Space(Geom):
     CLASS = dSimpleSpaceClass
     NAME = "space"
     PLACEABLE = False
-    __slots__ = ("geoms", "cleanup", "sublevel", "locked")
+    __slots__ = ("geoms", "cleanup", "sublevel", "locked", "gather_cache")
 
     def __init__(self, space) -> None:
         self.geoms: list[Geom] = []
+        self.gather_cache = GatherCache()   # conversions kept between passes
         self.cleanup = 1
         self.sublevel = 0
         self.locked = False
@@ -79,31 +91,31 @@ class Space(Geom):
         return box
 
     def arrays(self, geoms: list[Geom]):
-        """Broad-phase arrays of ``geoms``: aabb (n,6), enabled, body ids, bits."""
-        n = len(geoms)
-        aabb = np.empty((n, 6))
-        enabled = np.empty(n, dtype=np.bool_)
-        body = np.empty(n, dtype=np.int64)
-        cat = np.empty(n, dtype=np.uint64)
-        col = np.empty(n, dtype=np.uint64)
-        for i, g in enumerate(geoms):
-            aabb[i] = g.compute_aabb()
-            enabled[i] = g.enabled
-            body[i] = -1 if g.body is None else id(g.body)
-            cat[i] = g.category_bits
-            col[i] = g.collide_bits
-        return aabb, enabled, body, cat, col
+        """Broad-phase arrays of ``geoms``: aabb (n,6), enabled, body keys, bits."""
+        return gather(geoms).broad()
 
     # -- collision --------------------------------------------------------
+    def pairs_of(self, ga: GeomArrays) -> np.ndarray:
+        """(k, 2) indices into ``ga.geoms`` of every pair to report, in order;
+        subclasses find the same pairs with their own structure."""
+        return sweep_pairs(*ga.broad())
+
     def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
         """(k, 2) indices into ``geoms`` of every pair to report, in order."""
-        return overlapping_pairs(*self.arrays(geoms))
+        return self.reported_pairs(gather(geoms, self.gather_cache))
+
+    def reported_pairs(self, ga: GeomArrays) -> np.ndarray:
+        """:meth:`pairs_of` without the pairs a user geom's aabb_test rules out."""
+        pairs = self.pairs_of(ga)
+        if pairs.shape[0] and bool(np.any(ga.cls >= dFirstUserClass)):
+            return user_filtered(ga.geoms, ga.aabb, pairs)
+        return pairs
 
     def collide(self, data, callback) -> None:
         geoms = self.ordered()
         if len(geoms) < 2:
             return
-        pairs = self.candidate_pairs(geoms)
+        pairs = self.candidate_pairs(geoms).tolist()
         self.locked = True
         try:
             for i, j in pairs:
@@ -116,9 +128,26 @@ class Space(Geom):
         geoms = self.ordered()
         if not geoms:
             return
-        body = -1 if other.body is None else id(other.body)
-        idx = overlapping_with(*self.arrays(geoms), other.compute_aabb(), other.enabled,
-                               body, np.uint64(other.category_bits), np.uint64(other.collide_bits))
+        ga = gather(geoms, self.gather_cache)
+        if other.body is None:
+            body = -1
+        elif ga.world is not None and other.body.world is ga.world:
+            body = other.body.index
+        elif ga.world is None and ga.bkey.size and int(ga.bkey.max()) < 0:
+            body = -2     # no geom of the space has a body
+        else:
+            ga.bkey = np.array([-1 if g.body is None else id(g.body) for g in geoms],
+                               dtype=np.int64)     # a new array: the cached one stays
+            body = id(other.body)
+        box = other.compute_aabb()
+        idx = overlapping_with(*ga.broad(), box, other.enabled,
+                               body, np.uint64(other.category_bits),
+                               np.uint64(other.collide_bits)).tolist()
+        if idx and (other.CLASS >= dFirstUserClass or bool(np.any(ga.cls >= dFirstUserClass))):
+            if other_first:
+                idx = [i for i in idx if _user_ok(other, geoms[i], box, ga.aabb[i])]
+            else:
+                idx = [i for i in idx if _user_ok(geoms[i], other, ga.aabb[i], box)]
         self.locked = True
         try:
             for i in idx:
@@ -236,6 +265,25 @@ def dSpaceCollide(space, data, callback) -> None:
     s.collide(data, _callback_of(callback, "dSpaceCollide"))
 
 
+def user_filtered(geoms: list[Geom], aabb: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """The pairs (k, 2) that user geoms' aabb_test callbacks do not rule out:
+    as ODE, g1's test against g2's box first, then g2's against g1's."""
+    from engine.ode.collision.user_class import aabb_test
+
+    keep = [p for p, (i, j) in enumerate(pairs.tolist())
+            if aabb_test(geoms[i], geoms[j], aabb[j]) and aabb_test(geoms[j], geoms[i], aabb[i])]
+    return pairs[np.array(keep, dtype=np.int64)]
+
+
+def _user_ok(g1: Geom, g2: Geom, a: np.ndarray, b: np.ndarray) -> bool:
+    """False if a user geom's aabb_test proves the two apart."""
+    if g1.CLASS < dFirstUserClass and g2.CLASS < dFirstUserClass:
+        return True
+    from engine.ode.collision.user_class import aabb_test
+
+    return aabb_test(g1, g2, b) and aabb_test(g2, g1, a)
+
+
 def _pair_ok(g1: Geom, g2: Geom) -> bool:
     # as ODE's dSpaceCollide2, the two geoms' enabled flags are not consulted
     if g1.body is not None and g1.body is g2.body:
@@ -244,7 +292,7 @@ def _pair_ok(g1: Geom, g2: Geom) -> bool:
         return False
     a, b = g1.compute_aabb(), g2.compute_aabb()
     return not (a[0] > b[1] or a[1] < b[0] or a[2] > b[3] or a[3] < b[2]
-                or a[4] > b[5] or a[5] < b[4])
+                or a[4] > b[5] or a[5] < b[4]) and _user_ok(g1, g2, a, b)
 
 
 def dSpaceCollide2(o1, o2, data, callback) -> None:

@@ -1,7 +1,9 @@
 """The hash, quadtree and sweep-and-prune spaces (dHashSpaceCreate...).
 
 Each is a :class:`~engine.ode.collision.space.Space` whose
-:meth:`candidate_pairs` finds the pairs with its own structure. The pairs
+:meth:`pairs_of` finds the pairs with its own structure (the hash space
+uses the broad phase's sweep, faster here than the hash grid of
+:func:`hash_pairs`, which is kept and tested for equality). The pairs
 are always exactly those of the simple space (ODE's rules: both enabled,
 not on the same body, category/collide bits match one way or the other,
 AABBs overlap with touching counting), as ``(k, 2)`` int64 indices
@@ -20,8 +22,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
-from engine.ode.collision.broadphase import _may_pair, _overlap
-from engine.ode.collision.geom import Geom
+from engine.ode.collision.broadphase import GeomArrays, _may_pair, _overlap, sweep_pairs
 from engine.ode.collision.space import Space, space_of
 from engine.ode.constants import (
     dHashSpaceClass,
@@ -236,9 +237,14 @@ class HashSpace(Space):
         self.maxlevel = 10
         super().__init__(space)
 
-    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
-        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
-        return hash_pairs(*self.arrays(geoms), self.minlevel, self.maxlevel)
+    def pairs_of(self, ga: GeomArrays) -> np.ndarray:
+        """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted.
+
+        The pairs are the same whatever the structure; the compiled sweep of
+        :func:`~engine.ode.collision.broadphase.sweep_pairs` finds them faster
+        than :func:`hash_pairs` on the scenes measured (bench/bench_pile.py),
+        so the hash space uses it; its levels only matter to hash_pairs."""
+        return sweep_pairs(*ga.broad())
 
 
 # ----------------------------------------------------------------------------- quadtree
@@ -339,9 +345,9 @@ class QuadTreeSpace(Space):
         self.depth = depth
         super().__init__(space)
 
-    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
-        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
-        return quadtree_pairs(*self.arrays(geoms), self.center, self.extents, self.depth)
+    def pairs_of(self, ga: GeomArrays) -> np.ndarray:
+        """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted."""
+        return quadtree_pairs(*ga.broad(), self.center, self.extents, self.depth)
 
 
 # ----------------------------------------------------------------------------- sweep and prune
@@ -411,9 +417,9 @@ class SweepAndPruneSpace(Space):
         self.axes = (axisorder & 3, (axisorder >> 2) & 3, (axisorder >> 4) & 3)
         super().__init__(space)
 
-    def candidate_pairs(self, geoms: list[Geom]) -> np.ndarray:
-        """(k, 2) indices into ``geoms`` of every pair to report, sorted."""
-        return sap_pairs(*self.arrays(geoms), *self.axes)
+    def pairs_of(self, ga: GeomArrays) -> np.ndarray:
+        """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted."""
+        return sap_pairs(*ga.broad(), *self.axes)
 
 
 # ----------------------------------------------------------------------------- API

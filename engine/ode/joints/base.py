@@ -8,6 +8,9 @@ defines its record layout, its compiled ``info1``/``info2`` kernels (see
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter, is_
+
 import numpy as np
 
 from engine.ode import checks
@@ -18,6 +21,9 @@ from engine.ode.joints.layout import JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_RE
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
 from engine.ode.structs import dJointFeedback
 from engine.ode.world import World, world_of
+
+_WORLD = attrgetter("world")
+_INDEX = attrgetter("index")
 
 
 class JointGroup:
@@ -193,18 +199,52 @@ def dJointGroupEmpty(group: JointGroup) -> None:
     """Destroy every joint of the group; the group stays usable."""
     g = _group_of(group, "dJointGroupEmpty")
     checks.not_none(g, "dJointGroupEmpty", "group")
-    by_world: dict[int, tuple[World, list[int]]] = {}
-    for joint in g.joints:
-        if joint.alive:
-            entry = by_world.setdefault(id(joint.world), (joint.world, []))
-            entry[1].append(joint.index)
-    for world, rows in by_world.values():
+    joints = g.joints
+    if not joints:
+        return
+    worlds = set(map(_WORLD, joints))
+    for world in worlds:
+        mine = joints if len(worlds) == 1 else [j for j in joints if j.world is world]
+        rows = list(map(_INDEX, mine))
+        handles = world.joints.handles
+        # the live ones (a handle replaced in its row was destroyed some other way)
+        live = list(map(is_, [handles[i] for i in rows], mine))
+        if not all(live):
+            mine = list(compress(mine, live))
+            rows = list(compress(rows, live))
+        if rows:
+            _destroy_rows(world, mine, rows)
+    joints.clear()
+
+
+def _destroy_rows(world: World, joints: list[Joint], rows: list[int]) -> None:
+    """Destroy joints (rows) of one world: unlink them from their bodies in one
+    pass per body (the lists keep their order: the same result as unlinking
+    one by one), drop their feedback, free the rows."""
+    store = world.joints
+    idx = np.array(rows, dtype=np.int64)
+    attached = store.body[idx]
+    attached = attached[attached >= 0]
+    if attached.size:
+        # per body: how many of its joints go; when that is all of them (the
+        # usual case for contact groups) the list is simply emptied
+        going = np.bincount(attached)
+        touched = np.flatnonzero(going).tolist()
+        going = going[touched].tolist()
+        lists = world.bodies.joint_lists
+        dead = None
+        for b, k in zip(touched, going, strict=True):
+            lst = lists[b]
+            if len(lst) == k:
+                lst.clear()
+                continue
+            if dead is None:
+                dead = set(map(id, joints))
+            lst[:] = [j for j in lst if id(j) not in dead]
+    if world.feedback_joints:
         for i in rows:
-            _unlink(world, i)
-            if world.feedback_joints:
-                world.feedback_joints.pop(i, None)
-        world.joints.destroy_many(rows)
-    g.joints.clear()
+            world.feedback_joints.pop(i, None)
+    store.destroy_many(rows, idx)
 
 
 def dJointGroupDestroy(group: JointGroup) -> None:

@@ -261,13 +261,21 @@ def test_swap_symmetry_solids(pair, p2, r1, r2) -> None:
     # same contact set (parallel capsules may list the two ends in either order)
     a = sorted(a, key=lambda c: tuple(np.round(c.pos, 6)))
     b = sorted(b, key=lambda c: tuple(np.round(c.pos, 6)))
+    tol = 1e-9
+    if pair == ("capsule", "capsule"):
+        z1 = np.eye(3)[:, 2] if R1 is None else np.asarray(R1).reshape(3, -1)[:, 2]
+        z2 = np.eye(3)[:, 2] if R2 is None else np.asarray(R2).reshape(3, -1)[:, 2]
+        if 1.0 - abs(float(z1 @ z2)) < 1e-6:
+            # nearly parallel axes are treated as parallel (as ODE does): the
+            # two orders approximate the tilt from different ends, to ~angle x length
+            tol = 1e-5
     for ca, cb in zip(a, b, strict=True):
         assert ca.g1 is g1 and cb.g1 is g2
-        assert ca.depth == pytest.approx(cb.depth, abs=1e-9)
-        assert np.allclose(ca.pos, cb.pos, atol=1e-9)
+        assert ca.depth == pytest.approx(cb.depth, abs=tol)
+        assert np.allclose(ca.pos, cb.pos, atol=tol)
         if pair[0] == pair[1] and ca.normal[0] == cb.normal[0] == 1.0:
             continue  # coincident centres/axes: ODE's fixed +x normal in both orders
-        assert np.allclose(ca.normal, -cb.normal, atol=1e-9)
+        assert np.allclose(ca.normal, -cb.normal, atol=tol)
         assert ca.depth >= 0.0
         assert abs(np.linalg.norm(ca.normal) - 1.0) < 1e-9
 

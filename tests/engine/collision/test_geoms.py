@@ -410,3 +410,18 @@ def test_errors():
         ode.dGeomGetPosition(g)
     with pytest.raises(ode.ODEError, match="dGeomSetBody"):
         ode.dGeomSetBody(ode.dCreateSphere(None, 1), "not a body")
+
+
+def test_geoms_of_one_body_never_touch() -> None:
+    """As ODE's dCollide: overlapping geoms on the same body give no contacts."""
+    w = ode.dWorldCreate()
+    b = ode.dBodyCreate(w)
+    s1 = ode.dCreateSphere(None, 0.5)
+    s2 = ode.dCreateSphere(None, 0.5)
+    ode.dGeomSetBody(s1, b)
+    ode.dGeomSetBody(s2, b)
+    ode.dGeomSetOffsetPosition(s2, 0.3, 0, 0)
+    assert ode.dCollide(s1, s2, 4) == []
+    ode.dGeomSetBody(s2, None)
+    assert len(ode.dCollide(s1, s2, 4)) == 1
+    ode.dWorldDestroy(w)

@@ -1,0 +1,488 @@
+"""Whole-space contact generation in one compiled pass, and contact joints in bulk.
+
+:func:`space_contacts` gathers a space's geoms into arrays
+(:func:`~engine.ode.collision.broadphase.gather`), finds the candidate pairs
+with the space's own broad phase, then runs the narrow phase for all pairs
+in one ``nogil`` kernel for the classes that dominate real scenes (sphere,
+box, capsule, cylinder, plane: the built-in colliders of
+``colliders_basic`` and ``colliders_cylinder``). Other class pairs, and pairs
+with a user override (dSetColliderOverride), go through the Python
+:func:`~engine.ode.collision.dispatch.dCollide`. The contacts are exactly
+those of calling dCollide on every pair dSpaceCollide reports, in the same
+order. Nested spaces are opened as the standard near callback does
+(dSpaceCollide2 on a pair involving a space, then dSpaceCollide inside it).
+
+:func:`create_contact_joints` then makes one contact joint per contact in
+the world's joint store and a joint group, writing the records of
+:mod:`engine.ode.joints.contact` directly: the same rows, record values,
+flags and attachment order as dJointCreateContact + dJointAttach per point.
+
+Contact rows are ``(m, 9)`` float64: ``pos (3) m, normal (3) (into geom 1),
+depth m, side1, side2``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.ode.collision import colliders_basic as cb
+from engine.ode.collision import colliders_cylinder as cc
+from engine.ode.collision import dispatch
+from engine.ode.collision.broadphase import GeomArrays, gather
+from engine.ode.collision.space import Space
+from engine.ode.constants import (
+    dBoxClass,
+    dCapsuleClass,
+    dCylinderClass,
+    dGeomNumClasses,
+    dJointTypeContact,
+    dPlaneClass,
+    dSphereClass,
+)
+from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
+from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
+
+# compiled pair kernels (a negative table entry: call with the geoms swapped)
+K_FALLBACK, K_SS, K_SP, K_SB, K_BP, K_CP, K_CS, K_CC, K_BB, K_CB = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+K_YP, K_YS, K_YB, K_YY, K_CY = 10, 11, 12, 13, 14
+#: Table entry of a class pair without any collider (no contacts, as dCollide).
+K_NONE = 100
+#: ``counts`` markers of :func:`narrow_phase`: pair left to Python / skipped (bodies joined).
+PAIR_PYTHON, PAIR_CONNECTED = -1, -2
+
+
+def _builtin() -> dict:
+    """(class1, class2) -> (registered function, kernel id) of the compiled pairs."""
+    S, B, C, Y, P = dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass, dPlaneClass
+    return {
+        (S, S): (cb.sphere_sphere, K_SS), (S, P): (cb.sphere_plane, K_SP),
+        (S, B): (cb.sphere_box, K_SB), (B, P): (cb.box_plane, K_BP),
+        (C, P): (cb.capsule_plane, K_CP), (C, S): (cb.capsule_sphere, K_CS),
+        (C, C): (cb.capsule_capsule, K_CC), (B, B): (cb.box_box, K_BB),
+        (C, B): (cb.capsule_box, K_CB), (Y, P): (cc.cylinder_plane, K_YP),
+        (Y, S): (cc.cylinder_sphere, K_YS), (Y, B): (cc.cylinder_box, K_YB),
+        (Y, Y): (cc.cylinder_cylinder, K_YY), (C, Y): (cc.capsule_cylinder, K_CY),
+    }
+
+
+_TABLE: list = [None, None]     # (table version, table)
+
+
+def kernel_table() -> np.ndarray:
+    """(dGeomNumClasses, dGeomNumClasses) int64: how dCollide(g1, g2) is served
+    for each class pair right now: +k / -k compiled kernel k on (g1, g2) / on
+    (g2, g1) swapped, ``K_NONE`` no collider, ``K_FALLBACK`` Python dCollide
+    (other colliders, user overrides). Cached until the collider tables change."""
+    version = dispatch.table_version()
+    if _TABLE[0] == version:
+        return _TABLE[1]
+    table = _build_table()
+    _TABLE[0] = version
+    _TABLE[1] = table
+    return table
+
+
+def _build_table() -> np.ndarray:
+    n = dGeomNumClasses
+    table = np.full((n, n), K_NONE, dtype=np.int64)
+    builtin = _builtin()
+    keys = set(dispatch.COLLIDERS)
+    for a in range(n):
+        for b in range(n):
+            if (a, b) in dispatch.OVERRIDES or (b, a) in dispatch.OVERRIDES:
+                table[a, b] = K_FALLBACK
+            elif (a, b) in keys:
+                entry = builtin.get((a, b))
+                ok = entry is not None and dispatch.COLLIDERS[(a, b)] is entry[0]
+                table[a, b] = entry[1] if ok else K_FALLBACK
+            elif (b, a) in keys:
+                entry = builtin.get((b, a))
+                ok = entry is not None and dispatch.COLLIDERS[(b, a)] is entry[0]
+                table[a, b] = -entry[1] if ok else K_FALLBACK
+    return table
+
+
+# ----------------------------------------------------------------------------- kernels
+@njit(cache=True, nogil=True)
+def _pair_rows(k, i, j, pos, R, size, maxc):
+    """Contact rows (q, 9) of geoms i, j (in that order) by compiled kernel ``k``."""
+    if k == K_SS:
+        return cb.sphere_sphere_kernel(pos[i], size[i, 0], pos[j], size[j, 0])
+    if k == K_SP:
+        return cb.sphere_plane_kernel(pos[i], size[i, 0], size[j])
+    if k == K_SB:
+        return cb.sphere_box_kernel(pos[i], size[i, 0], pos[j], R[j], size[j, :3])
+    if k == K_BP:
+        return cb.box_plane_kernel(pos[i], R[i], size[i, :3], size[j], maxc)
+    if k == K_CP:
+        return cb.capsule_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
+    if k == K_CS:
+        return cb.capsule_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
+                                        size[j, 0])
+    if k == K_CC:
+        return cb.capsule_capsule_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+                                         size[j, 0], size[j, 1], maxc)
+    if k == K_BB:
+        return cb.box_box_kernel(pos[i], R[i], size[i, :3], pos[j], R[j], size[j, :3], maxc)
+    if k == K_CB:
+        return cb.capsule_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+                                     size[j, :3], maxc)
+    if k == K_YP:
+        return cc.cylinder_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
+    if k == K_YS:
+        return cc.cylinder_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
+                                         size[j, 0])
+    if k == K_YB:
+        return cc.cylinder_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+                                      size[j, :3], maxc)
+    if k == K_YY:
+        return cc.cylinder_cylinder_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+                                           size[j, 0], size[j, 1], maxc)
+    return cc.capsule_cylinder_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+                                      size[j, 0], size[j, 1])
+
+
+@njit(cache=True, nogil=True)
+def connected_keys(nbody, count, jtype, jbody, jflags, exclude_type):
+    """Sorted keys lo * nbody + hi (int64) of the body-row pairs joined by a live
+    joint whose type is not ``exclude_type`` (dAreConnectedExcluding's test)."""
+    keys = np.empty(count, dtype=np.int64)
+    m = 0
+    for j in range(count):
+        if not jflags[j] & JF_ALIVE or jtype[j] == exclude_type:
+            continue
+        a = jbody[j, 0]
+        b = jbody[j, 1]
+        if a < 0 or b < 0:
+            continue
+        keys[m] = min(a, b) * nbody + max(a, b)
+        m += 1
+    return np.sort(keys[:m])
+
+
+@njit(cache=True, nogil=True)
+def narrow_phase(pairs, cls, table, pos, R, size, body, nbody, conn, maxc):
+    """Contacts of every candidate pair, in pair order.
+
+    pairs (p, 2) int64 geom indices (g1, g2); cls (n,) classes; table from
+    :func:`kernel_table`; pos (n, 3), R (n, 3, 3), size (n, 4) as gathered;
+    body (n,) body rows (-1 none); conn: sorted keys of joined body pairs
+    (:func:`connected_keys`; pairs of joined bodies are skipped); maxc >= 1.
+    Returns ``(rows (m, 9), counts (p,))``: the rows of each compiled pair
+    in order, and per pair its row count or ``PAIR_PYTHON`` (left to
+    dCollide) / ``PAIR_CONNECTED`` (skipped).
+    """
+    npairs = pairs.shape[0]
+    counts = np.zeros(npairs, dtype=np.int64)
+    out = np.empty((max(16, 2 * npairs), 9))
+    k = 0
+    nconn = conn.shape[0]
+    for p in range(npairs):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        if nconn > 0 and body[i] >= 0 and body[j] >= 0:
+            key = min(body[i], body[j]) * nbody + max(body[i], body[j])
+            t = np.searchsorted(conn, key)
+            if t < nconn and conn[t] == key:
+                counts[p] = PAIR_CONNECTED
+                continue
+        code = table[cls[i], cls[j]]
+        if code == K_NONE:
+            continue
+        if code == K_FALLBACK:
+            counts[p] = PAIR_PYTHON
+            continue
+        if code > 0:
+            rows = _pair_rows(code, i, j, pos, R, size, maxc)
+        else:
+            rows = _pair_rows(-code, j, i, pos, R, size, maxc)
+        m = min(rows.shape[0], maxc)
+        if k + m > out.shape[0]:
+            bigger = np.empty((2 * out.shape[0] + m, 9))
+            bigger[:k] = out[:k]
+            out = bigger
+        for r in range(m):
+            if code > 0:
+                for c in range(9):
+                    out[k + r, c] = rows[r, c]
+            else:
+                # contacts of (g2, g1): normal negated, sides exchanged
+                for c in range(3):
+                    out[k + r, c] = rows[r, c]
+                    out[k + r, 3 + c] = -rows[r, 3 + c]
+                out[k + r, 6] = rows[r, 6]
+                out[k + r, 7] = rows[r, 8]
+                out[k + r, 8] = rows[r, 7]
+        counts[p] = m
+        k += m
+    return out[:k], counts
+
+
+@njit(cache=True, nogil=True)
+def write_records(rows, crow, b1, b2, table, tab_of, modes, fdir1, has_fdir, base_flags,
+                  next_attach, data, idata, jflags, jbody, attach_seq):
+    """Contact-joint records of ``m`` contacts into the joint store rows ``rows``
+    (m,), already cleared: surface row ``table[tab_of[c]]`` (14 values) and mode
+    ``modes[tab_of[c]]``, depth, pos, normal (``crow`` (m, 9) contact rows),
+    fdir1 (3,) when ``has_fdir``; attached to body rows b1, b2 (m,) (-1: none)
+    as dJointAttach does (a lone second body moves to slot 0, flag
+    JF_REVERSE), attachment order from ``next_attach``. Returns the slot 0
+    and slot 1 body rows (m,) each."""
+    m = rows.shape[0]
+    slot0 = np.empty(m, dtype=np.int64)
+    slot1 = np.empty(m, dtype=np.int64)
+    for c in range(m):
+        r = rows[c]
+        t = tab_of[c]
+        for k in range(table.shape[1]):
+            data[r, k] = table[t, k]
+        data[r, DEPTH] = crow[c, 6]
+        for k in range(3):
+            data[r, POS + k] = crow[c, k]
+            data[r, NORMAL + k] = crow[c, 3 + k]
+            if has_fdir:
+                data[r, FDIR1 + k] = fdir1[k]
+        idata[r, I_MODE] = modes[t]
+        if b1[c] < 0:
+            slot0[c] = b2[c]
+            slot1[c] = -1
+            jflags[r] = base_flags | JF_REVERSE
+        else:
+            slot0[c] = b1[c]
+            slot1[c] = b2[c]
+            jflags[r] = base_flags
+        jbody[r, 0] = slot0[c]
+        jbody[r, 1] = slot1[c]
+        attach_seq[r] = next_attach + c
+    return slot0, slot1
+
+
+# ----------------------------------------------------------------------------- pairs
+def _leaves(space: Space, out: list) -> None:
+    for g in space.ordered():
+        if isinstance(g, Space):
+            _leaves(g, out)
+        else:
+            out.append(g)
+
+
+def _recorded_pairs(space: Space) -> list:
+    """Leaf pairs of a space holding spaces, in the standard recursive near
+    callback's order (dSpaceCollide2 into a pair with a space, then
+    dSpaceCollide inside each space of the pair)."""
+    from engine.ode.collision.space import dSpaceCollide, dSpaceCollide2
+
+    pairs: list = []
+
+    def near(data, o1, o2):
+        s1 = isinstance(o1, Space)
+        s2 = isinstance(o2, Space)
+        if s1 or s2:
+            dSpaceCollide2(o1, o2, None, near)
+            if s1:
+                dSpaceCollide(o1, None, near)
+            if s2:
+                dSpaceCollide(o2, None, near)
+        else:
+            pairs.append((o1, o2))
+
+    dSpaceCollide(space, None, near)
+    return pairs
+
+
+class SpaceContacts:
+    """Contacts of a whole space.
+
+    ``ga``: the gathered geoms; ``pairs (p, 2)`` candidate pairs (indices into
+    ``ga.geoms``); ``counts (p,)`` contacts per pair (``PAIR_CONNECTED``: skipped);
+    ``rows (m, 9)``; ``g1``, ``g2 (m,)`` geom indices of each contact;
+    ``extra``: {contact index: (g1, g2)} geoms given by user colliders.
+    """
+
+    __slots__ = ("ga", "pairs", "counts", "rows", "g1", "g2", "extra")
+
+
+_NO_CONN = np.zeros(0, dtype=np.int64)
+
+
+def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -> SpaceContacts:
+    """Every contact dCollide(g1, g2, max_contacts) gives for the pairs
+    dSpaceCollide(space) reports (nested spaces opened), in that order.
+
+    ``skip_joined``: skip the pairs whose two bodies are joined by a
+    non-contact joint (dAreConnectedExcluding(b1, b2, dJointTypeContact)).
+    """
+    maxc = int(max_contacts) & 0xFFFF
+    if maxc < 1:
+        raise ValueError("max_contacts must be at least 1")
+    top = space.ordered()
+    if any(isinstance(g, Space) for g in top):
+        leaves: list = []
+        _leaves(space, leaves)
+        ga = gather(leaves, space.gather_cache)
+        where = {id(g): i for i, g in enumerate(leaves)}
+        rec = _recorded_pairs(space)
+        pairs = np.array([(where[id(a)], where[id(b)]) for a, b in rec],
+                         dtype=np.int64).reshape(-1, 2)
+    else:
+        ga = gather(top, space.gather_cache)
+        pairs = space.reported_pairs(ga) if len(top) > 1 else np.zeros((0, 2), dtype=np.int64)
+    conn = _NO_CONN
+    nbody = 0
+    mixed = ga.world is None and bool(ga.body.size) and int(ga.body.max()) >= 0
+    if skip_joined and ga.world is not None:
+        w = ga.world
+        jt = w.joints
+        nbody = w.bodies.capacity
+        conn = connected_keys(nbody, jt.count, jt.type, jt.body, jt.flags, dJointTypeContact)
+    space.locked = True
+    try:
+        if mixed:
+            res = _python_pairs(ga, pairs, maxc, bool(skip_joined))
+        else:
+            rows, counts = narrow_phase(pairs, ga.cls, kernel_table(), ga.pos, ga.R, ga.size,
+                                        ga.body, nbody, conn, maxc)
+            res = _finish(ga, pairs, rows, counts, maxc)
+    finally:
+        space.locked = False
+    return res
+
+
+def _python_pairs(ga: GeomArrays, pairs: np.ndarray, maxc: int,
+                  skip_joined: bool) -> SpaceContacts:
+    """Every pair through dCollide (bodies in several worlds)."""
+    from engine.ode.joints.base import dAreConnectedExcluding
+
+    counts = np.full(pairs.shape[0], PAIR_PYTHON, dtype=np.int64)
+    for p, (i, j) in enumerate(pairs.tolist()):
+        b1 = ga.geoms[i].body
+        b2 = ga.geoms[j].body
+        if (skip_joined and b1 is not None and b2 is not None
+                and dAreConnectedExcluding(b1, b2, dJointTypeContact)):
+            counts[p] = PAIR_CONNECTED
+    return _finish(ga, pairs, np.zeros((0, 9)), counts, maxc)
+
+
+def _finish(ga: GeomArrays, pairs: np.ndarray, rows: np.ndarray, counts: np.ndarray,
+            maxc: int) -> SpaceContacts:
+    """Fill the pairs left to Python in, keeping pair order."""
+    res = SpaceContacts()
+    res.ga = ga
+    res.pairs = pairs
+    res.extra = {}
+    py = np.flatnonzero(counts == PAIR_PYTHON)
+    if py.size:
+        geoms = ga.geoms
+        chunks = []
+        start = 0
+        ci = np.maximum(counts, 0)
+        offs = np.concatenate(([0], np.cumsum(ci)))
+        done = 0
+        for p in py.tolist():
+            i, j = int(pairs[p, 0]), int(pairs[p, 1])
+            chunks.append(rows[offs[start]:offs[p]])
+            done += int(offs[p] - offs[start])
+            cgs = dispatch.dCollide(geoms[i], geoms[j], maxc)
+            part = np.array([[*c.pos, *c.normal, c.depth, c.side1, c.side2] for c in cgs],
+                            dtype=np.float64).reshape(-1, 9)
+            for q, c in enumerate(cgs):
+                if c.g1 is not geoms[i] or c.g2 is not geoms[j]:
+                    res.extra[done + q] = (c.g1, c.g2)
+            done += len(cgs)
+            chunks.append(part)
+            counts[p] = len(cgs)
+            start = p + 1
+        chunks.append(rows[offs[start]:])
+        rows = np.concatenate(chunks)
+    res.counts = counts
+    res.rows = rows
+    per = np.maximum(counts, 0)
+    res.g1 = np.repeat(pairs[:, 0], per)
+    res.g2 = np.repeat(pairs[:, 1], per)
+    return res
+
+
+# ----------------------------------------------------------------------------- joints
+def create_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mode: int,
+                          fdir1: np.ndarray | None = None) -> int:
+    """One contact joint per contact of ``sc`` in ``world`` (and ``group``),
+    attached to (body(g1), body(g2)), exactly as dJointCreateContact +
+    dJointAttach per contact would make them, in contact order.
+
+    ``surface``: (14,) float64 surface values in record order (mu, mu2, rho,
+    rho2, rhoN, bounce_vel, bounce, soft_erp, soft_cfm, motion1, motion2,
+    motionN, slip1, slip2), or (p, 14) one row per candidate pair; ``mode``
+    the surface mode (int, or (p,) int64 per pair); ``fdir1`` (3,) or None.
+    Returns the number of joints made.
+    """
+    m = sc.rows.shape[0]
+    if m == 0:
+        return 0
+    ga = sc.ga
+    store = world.joints
+    rows = store.create_many(dJointTypeContact, m)
+    b1 = ga.body[sc.g1]
+    b2 = ga.body[sc.g2]
+    if ga.world is not world:
+        # bodies of another world (or of several): attach through the handles
+        b1 = np.array([_row_in(g.body, world) for g in (ga.geoms[i] for i in sc.g1.tolist())],
+                      dtype=np.int64)
+        b2 = np.array([_row_in(g.body, world) for g in (ga.geoms[i] for i in sc.g2.tolist())],
+                      dtype=np.int64)
+    surface = np.asarray(surface, dtype=np.float64)
+    if surface.ndim == 2 or np.ndim(mode):
+        # one surface (and/or mode) per candidate pair: each contact takes its pair's
+        tab_of = np.repeat(np.arange(sc.pairs.shape[0], dtype=np.int64),
+                           np.maximum(sc.counts, 0))
+        table = surface if surface.ndim == 2 else np.broadcast_to(
+            surface, (sc.pairs.shape[0], surface.shape[0]))
+    else:
+        tab_of = np.zeros(m, dtype=np.int64)
+        table = surface.reshape(1, -1)
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    modes = np.ascontiguousarray(np.broadcast_to(np.asarray(mode, dtype=np.int64),
+                                                 (table.shape[0],)))
+    fd = np.zeros(3) if fdir1 is None else np.asarray(fdir1, dtype=np.float64).reshape(3)
+    base = JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
+    slot0, slot1 = write_records(rows, sc.rows, b1, b2, table, tab_of, modes, fd,
+                                 fdir1 is not None, base, store.next_attach, store.data,
+                                 store.idata, store.flags, store.body, store.attach_seq)
+    store.next_attach += m
+    # handles, group membership and the bodies' joint lists (attach order)
+    geoms = ga.geoms
+    new = ContactJoint.__new__
+    handles = store.handles
+    jl = world.bodies.joint_lists
+    made = []
+    extra = sc.extra
+    for q, (r, i, j, s0, s1) in enumerate(zip(rows.tolist(), sc.g1.tolist(), sc.g2.tolist(),
+                                             slot0.tolist(), slot1.tolist(), strict=True)):
+        h = new(ContactJoint)
+        h.world = world
+        h.index = r
+        h.group = group
+        h.data = None
+        h.feedback = None
+        if extra and q in extra:
+            h.g1, h.g2 = extra[q]
+        else:
+            h.g1 = geoms[i]
+            h.g2 = geoms[j]
+        handles[r] = h
+        made.append(h)
+        if s0 >= 0:
+            jl[s0].append(h)
+            if s1 >= 0:
+                jl[s1].append(h)
+    if group is not None:
+        group.joints.extend(made)
+    return m
+
+
+def _row_in(body, world) -> int:
+    if body is None:
+        return -1
+    if body.world is not world:
+        raise ValueError("joint and bodies must be in the same world")
+    return body.index
