@@ -60,7 +60,8 @@ _API_MODULES = (
 )
 
 _EXTRA_NAMES = {"ODEError", "M_PI", "dMass", "dContact", "dContactGeom",
-                "dSurfaceParameters", "dJointFeedback", "NativeCollider", "native"}
+                "dSurfaceParameters", "dJointFeedback", "NativeCollider", "native",
+                "TRIMESH_FACE_NORMALS"}
 
 
 def _is_api_name(name: str) -> bool:
