@@ -1,0 +1,127 @@
+"""Field types of the `.wbt` format: value checking and normalisation.
+
+Python representation of values:
+
+- SFBool -> bool, SFInt32 -> int (32-bit signed), SFFloat -> float
+- SFVec2f -> tuple of 2 floats, SFVec3f / SFColor -> 3 floats,
+  SFRotation -> 4 floats (axis x y z, angle in rad)
+- SFString -> str, SFNode -> a node or None
+- MFxxx -> tuple of the SFxxx values (MFNode: tuple of nodes)
+
+`normalize_sf` checks one single value and returns its canonical form or
+raises `TypeError`/`ValueError` with a short reason; the model turns that
+into a `FieldValueError` naming node and field.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+SF_TYPES = (
+    "SFBool",
+    "SFInt32",
+    "SFFloat",
+    "SFVec2f",
+    "SFVec3f",
+    "SFRotation",
+    "SFColor",
+    "SFString",
+    "SFNode",
+)
+MF_TYPES = tuple("MF" + t[2:] for t in SF_TYPES)
+ALL_TYPES = SF_TYPES + MF_TYPES
+
+# number of floats of the vector types
+VECTOR_SIZES = {"SFVec2f": 2, "SFVec3f": 3, "SFColor": 3, "SFRotation": 4}
+INT32_MIN = -(2**31)
+INT32_MAX = 2**31 - 1
+
+
+def is_mf(type_name: str) -> bool:
+    """True for the multiple-value types (MFxxx)."""
+    return type_name.startswith("MF")
+
+
+def sf_of(type_name: str) -> str:
+    """The single-value type of ``type_name`` (MFVec3f -> SFVec3f; SF types unchanged)."""
+    return "SF" + type_name[2:]
+
+
+def _float(value: Any) -> float:
+    # numbers.Real admits numpy scalars; bool is excluded on purpose
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("expected a number")
+    result = float(value)
+    if not math.isfinite(result):
+        raise ValueError("numbers must be finite")
+    return result
+
+
+def normalize_sf(type_name: str, value: Any) -> Any:
+    """Check one SF value of ``type_name`` and return its canonical Python form.
+
+    Nodes (SFNode) are returned unchanged; their legality is checked by the model.
+    """
+    if type_name == "SFBool":
+        if not isinstance(value, bool):
+            raise TypeError("expected TRUE or FALSE (a bool)")
+        return value
+    if type_name == "SFInt32":
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError("expected an integer")
+        if not INT32_MIN <= value <= INT32_MAX:
+            raise ValueError("integer out of the 32-bit range")
+        return int(value)
+    if type_name == "SFFloat":
+        return _float(value)
+    if type_name in VECTOR_SIZES:
+        size = VECTOR_SIZES[type_name]
+        if isinstance(value, str | bytes) or not hasattr(value, "__len__"):
+            raise TypeError(f"expected {size} numbers")
+        if len(value) != size:
+            raise ValueError(f"expected {size} numbers, got {len(value)}")
+        return tuple(_float(v) for v in value)
+    if type_name == "SFString":
+        if not isinstance(value, str):
+            raise TypeError("expected a string")
+        return value
+    if type_name == "SFNode":
+        return value
+    raise ValueError(f"unknown field type {type_name}")
+
+
+def normalize(type_name: str, value: Any) -> Any:
+    """Check a whole field value (SF or MF) and return its canonical form."""
+    if not is_mf(type_name):
+        return normalize_sf(type_name, value)
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise TypeError(f"expected a sequence of {sf_of(type_name)} values")
+    sf = sf_of(type_name)
+    return tuple(normalize_sf(sf, v) for v in value)
+
+
+def format_float(value: float) -> str:
+    """Shortest text that reads back to exactly ``value`` (``1.0`` -> ``1``)."""
+    text = repr(float(value))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
+def format_sf(type_name: str, value: Any) -> str:
+    """Text of one non-node SF value as written in a `.wbt` file."""
+    from engine.world.lexer import escape_string
+
+    if type_name == "SFBool":
+        return "TRUE" if value else "FALSE"
+    if type_name == "SFInt32":
+        return str(value)
+    if type_name == "SFFloat":
+        return format_float(value)
+    if type_name in VECTOR_SIZES:
+        return " ".join(format_float(v) for v in value)
+    if type_name == "SFString":
+        return escape_string(value)
+    raise ValueError(f"cannot format {type_name} as text")

@@ -1,0 +1,361 @@
+"""Parser of `.wbt` world files: `read_world(path)` and `parse_world(text)`.
+
+Every problem in the file raises one `WorldSyntaxError` located by
+``file:line:column``; a file with an error never produces a partial world.
+Unknown node types and PROTO instances become `OpaqueNode`s (their source
+text is kept and written back unchanged) with one warning each in
+``World.warnings``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+
+from engine.world import fieldtypes as ft
+from engine.world.errors import WorldError, WorldSyntaxError
+from engine.world.lexer import Lexer, Token, read_header
+from engine.world.model import ExternProto, World
+from engine.world.node import BaseNode, Node, OpaqueNode, UseNode, check_def_name
+from engine.world.schema import FieldSpec, get_spec, use_forbidden
+from engine.world.schema_nodes import ROOT
+
+
+def read_world(path: str | os.PathLike[str]) -> World:
+    """Read and parse the world file at ``path`` (UTF-8)."""
+    filename = os.fspath(path)
+    with open(filename, "rb") as stream:
+        data = stream.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise WorldSyntaxError(filename, line, column, "the file is not valid UTF-8") from None
+    world = parse_world(text, filename)
+    world.filename = filename
+    return world
+
+
+def parse_world(text: str, filename: str = "<string>") -> World:
+    """Parse the text of a `.wbt` file into a new `World`."""
+    parser = _Parser(text, filename)
+    try:
+        return parser.parse()
+    except RecursionError:
+        token = parser.peek()
+        raise WorldSyntaxError(
+            filename, token.line, token.column, "nodes are nested too deeply"
+        ) from None
+
+
+class _Parser:
+    def __init__(self, text: str, filename: str) -> None:
+        self.text = text
+        self.filename = filename
+        self.tokens: list[Token] = []
+        self.pos = 0
+        self.defs: dict[str, BaseNode] = {}
+        self.opaque_defs: set[str] = set()
+        self.open_defs: list[BaseNode] = []
+        self.extern_names: set[str] = set()
+        self.warnings: list[str] = []
+
+    # ----- token helpers ------------------------------------------------
+    def error(self, token: Token, message: str) -> WorldSyntaxError:
+        return WorldSyntaxError(self.filename, token.line, token.column, message)
+
+    def peek(self) -> Token:
+        return self.tokens[self.pos]
+
+    def next(self) -> Token:
+        token = self.tokens[self.pos]
+        if token.kind != "eof":
+            self.pos += 1
+        return token
+
+    def expect_punct(self, value: str, what: str) -> Token:
+        token = self.next()
+        if token.kind != "punct" or token.value != value:
+            raise self.error(token, f"expected '{value}' {what}, found {token.describe()}")
+        return token
+
+    def expect_name(self, after: str) -> Token:
+        token = self.next()
+        if token.kind != "ident":
+            raise self.error(token, f"expected a name after {after}, found {token.describe()}")
+        return token
+
+    # ----- world --------------------------------------------------------
+    def parse(self) -> World:
+        version = read_header(self.text, self.filename)
+        tokens = list(Lexer(self.text, self.filename, comments=True).tokens())
+        world = World(version)
+        # comment lines right after the header are kept as file information
+        for token in tokens:
+            if token.kind != "comment":
+                break
+            world.comments.append(token.value)
+        self.tokens = [t for t in tokens if t.kind != "comment"]
+        while True:
+            token = self.peek()
+            if token.kind == "eof":
+                break
+            if token.kind == "keyword" and token.value in ("EXTERNPROTO", "IMPORTABLE"):
+                world.externprotos.append(self.parse_externproto())
+                continue
+            if token.kind == "keyword" and token.value == "PROTO":
+                raise self.error(token, "PROTO definitions are not allowed in a world file "
+                                        "(declare them with EXTERNPROTO)")
+            node = self.parse_node(None, None)
+            world._nodes.append(node)
+            node._world = world
+        world.warnings = self.warnings
+        return world
+
+    def parse_externproto(self) -> ExternProto:
+        token = self.next()
+        importable = token.value == "IMPORTABLE"
+        if importable:
+            token = self.next()
+            if token.value != "EXTERNPROTO" or token.kind != "keyword":
+                raise self.error(token, f"expected EXTERNPROTO after IMPORTABLE, found "
+                                        f"{token.describe()}")
+        url = self.next()
+        if url.kind != "string":
+            raise self.error(url, f"expected a quoted URL after EXTERNPROTO, found "
+                                  f"{url.describe()}")
+        name = os.path.basename(url.value.split("?")[0])
+        if name.endswith(".proto"):
+            self.extern_names.add(name[: -len(".proto")])
+        return ExternProto(url.value, importable)
+
+    # ----- nodes --------------------------------------------------------
+    def parse_node(self, owner: Node | None, spec: FieldSpec | None) -> BaseNode:
+        start = self.next()
+        if start.kind == "keyword" and start.value == "USE":
+            return self.parse_use(start, owner, spec)
+        def_name = None
+        type_token = start
+        if start.kind == "keyword" and start.value == "DEF":
+            name = self.expect_name("DEF")
+            try:
+                check_def_name(name.value)
+            except WorldError as exc:
+                raise self.error(name, str(exc)) from None
+            def_name = name.value
+            type_token = self.next()
+        if type_token.kind != "ident":
+            raise self.error(type_token, f"expected a node type, found {type_token.describe()}")
+        if get_spec(type_token.value) is None:
+            node: BaseNode = self.parse_opaque(start, type_token, def_name)
+        else:
+            self.check_allowed(type_token, type_token.value, owner, spec)
+            node = Node(type_token.value, def_name)
+            if def_name is not None:
+                self.open_defs.append(node)
+            self.parse_fields(node, type_token)
+            if def_name is not None:
+                self.open_defs.pop()
+        if def_name is not None:
+            self.defs[def_name] = node
+        return node
+
+    def check_allowed(
+        self, token: Token, type_name: str, owner: Node | None, spec: FieldSpec | None
+    ) -> None:
+        if owner is None:
+            if type_name not in ROOT:
+                raise self.error(token, f"{type_name} is not allowed at the top level of a world")
+            return
+        assert spec is not None
+        node_spec = get_spec(type_name)
+        if spec.node_types is not None and node_spec is not None and not any(
+            node_spec.is_a(t) for t in spec.node_types
+        ):
+            allowed = ", ".join(sorted(spec.node_types))
+            raise self.error(token, f"{type_name} is not allowed in field '{spec.name}' of "
+                                    f"{owner.type_name} (allowed: {allowed})")
+
+    def parse_use(self, start: Token, owner: Node | None, spec: FieldSpec | None) -> BaseNode:
+        name = self.expect_name("USE")
+        if any(node.def_name == name.value for node in self.open_defs):
+            raise self.error(name, f"USE '{name.value}' inside the definition of "
+                                   f"DEF '{name.value}' itself")
+        target = self.defs.get(name.value)
+        if target is None:
+            if name.value in self.opaque_defs:
+                return OpaqueNode("USE", f"USE {name.value}")
+            raise self.error(name, f"USE '{name.value}' before any DEF '{name.value}'")
+        if use_forbidden(target.type_name):
+            raise self.error(start, f"USE of {target.type_name} nodes is not allowed "
+                                    f"(USE '{name.value}')")
+        if not target.is_opaque:
+            self.check_allowed(name, target.type_name, owner, spec)
+        return UseNode(target)
+
+    def parse_opaque(self, start: Token, type_token: Token, def_name: str | None) -> OpaqueNode:
+        self.expect_punct("{", f"after node type '{type_token.value}'")
+        depth = 1
+        previous = None
+        while depth:
+            token = self.next()
+            if token.kind == "eof":
+                raise self.error(token, f"unexpected end of file: '{{' of {type_token.value} "
+                                        f"at line {type_token.line} is never closed")
+            if token.kind == "punct":
+                if token.value in "{[":
+                    depth += 1
+                else:
+                    depth -= 1
+            if previous is not None and previous.value == "DEF" and token.kind == "ident":
+                self.opaque_defs.add(token.value)
+            previous = token
+        body = self.text[type_token.offset : token.end]
+        line_start = self.text.rfind("\n", 0, start.offset) + 1
+        indent = ""
+        while self.text[line_start + len(indent)] in " \t":
+            indent += self.text[line_start + len(indent)]
+        # store continuation lines relative to the indentation of the node's line
+        # (at most that much is removed), so the writer can indent them anew
+        lines = body.split("\n")
+        keep = len(indent)
+        for line in lines[1:]:
+            if line.strip():
+                j = 0
+                while j < keep and j < len(line) and line[j] == indent[j]:
+                    j += 1
+                keep = j
+        body = "\n".join(lines[:1] + [line[keep:] if line.strip() else "" for line in lines[1:]])
+        kind = "PROTO" if type_token.value in self.extern_names else "unknown node type"
+        self.warnings.append(
+            f"{self.filename}:{type_token.line}:{type_token.column}: {kind} "
+            f"'{type_token.value}' is kept as is (opaque node)"
+        )
+        return OpaqueNode(type_token.value, body, def_name)
+
+    def parse_fields(self, node: Node, type_token: Token) -> None:
+        self.expect_punct("{", f"after node type '{type_token.value}'")
+        seen: set[str] = set()
+        fields = node.spec.fields  # type: ignore[union-attr]
+        while True:
+            token = self.next()
+            if token.kind == "punct" and token.value == "}":
+                return
+            if token.kind == "eof":
+                raise self.error(token, f"unexpected end of file: '{{' of {node.type_name} at "
+                                        f"line {type_token.line} is never closed")
+            if token.kind == "keyword" and token.value == "IS":
+                raise self.error(token, "IS is only allowed inside PROTO definitions")
+            if token.kind != "ident":
+                raise self.error(token, f"expected a field name of {node.type_name} or '}}', "
+                                        f"found {token.describe()}")
+            if token.value == "hidden":
+                self.parse_hidden(node)
+                continue
+            spec = fields.get(token.value)
+            if spec is None:
+                hint = difflib.get_close_matches(token.value, list(fields), n=1)
+                extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+                raise self.error(token, f"unknown field '{token.value}' in "
+                                        f"{node.type_name}{extra}")
+            if token.value in seen:
+                raise self.error(token, f"field '{token.value}' is given twice in "
+                                        f"{node.type_name}")
+            seen.add(token.value)
+            value = self.parse_value(node, spec, token)
+            try:
+                node.set(spec.name, value)
+            except WorldError as exc:
+                raise self.error(token, str(exc)) from None
+
+    def parse_hidden(self, node: Node) -> None:
+        name = self.expect_name("hidden")
+        values = []
+        while self.peek().kind == "number":
+            values.append(self.next().value)
+        if not values:
+            raise self.error(self.peek(), f"expected numbers for hidden field '{name.value}', "
+                                          f"found {self.peek().describe()}")
+        node.hidden.append((name.value, " ".join(values)))
+
+    # ----- values -------------------------------------------------------
+    def parse_value(self, node: Node, spec: FieldSpec, name: Token) -> object:
+        if not ft.is_mf(spec.type):
+            return self.parse_sf(node, spec, spec.type, name)
+        sf = ft.sf_of(spec.type)
+        token = self.peek()
+        if not (token.kind == "punct" and token.value == "["):
+            return (self.parse_sf(node, spec, sf, name),)
+        self.next()
+        items = []
+        while True:
+            token = self.peek()
+            if token.kind == "punct" and token.value == "]":
+                self.next()
+                return tuple(items)
+            if token.kind == "eof":
+                raise self.error(token, f"unexpected end of file: '[' of field '{spec.name}' "
+                                        f"at line {name.line} is never closed")
+            items.append(self.parse_sf(node, spec, sf, name))
+
+    def parse_sf(self, node: Node, spec: FieldSpec, sf: str, name: Token) -> object:
+        if sf == "SFNode":
+            token = self.peek()
+            if token.kind == "keyword" and token.value == "NULL":
+                if ft.is_mf(spec.type):
+                    raise self.error(token, f"NULL is not allowed in MFNode field '{spec.name}'")
+                self.next()
+                return None
+            return self.parse_node(node, spec)
+        if sf in ft.VECTOR_SIZES:
+            size = ft.VECTOR_SIZES[sf]
+            values = []
+            while len(values) < size and self.peek().kind == "number":
+                values.append(self.number(self.next(), "SFFloat", spec))
+            if len(values) < size:
+                raise self.error(name, f"expected {size} numbers for {sf} field '{spec.name}', "
+                                       f"got {len(values)}")
+            return tuple(values)
+        token = self.next()
+        if sf == "SFBool":
+            if token.kind != "keyword" or token.value not in ("TRUE", "FALSE"):
+                raise self.error(token, f"expected TRUE or FALSE for field '{spec.name}', "
+                                        f"found {token.describe()}")
+            return token.value == "TRUE"
+        if sf == "SFString":
+            if token.kind != "string":
+                raise self.error(token, f"expected a quoted string for field '{spec.name}', "
+                                        f"found {token.describe()}")
+            if spec.choices is not None and token.value not in spec.choices:
+                allowed = ", ".join(f'"{c}"' for c in spec.choices)
+                raise self.error(token, f"invalid value \"{token.value}\" for field "
+                                        f"'{spec.name}' of {node.type_name}: expected one of "
+                                        f"{allowed}")
+            return token.value
+        if token.kind != "number":
+            what = "an integer" if sf == "SFInt32" else "a number"
+            raise self.error(token, f"expected {what} for field '{spec.name}', "
+                                    f"found {token.describe()}")
+        return self.number(token, sf, spec)
+
+    def number(self, token: Token, sf: str, spec: FieldSpec) -> float | int:
+        text = token.value
+        is_hex = "x" in text or "X" in text
+        if sf == "SFInt32":
+            if not is_hex and any(c in text for c in ".eE"):
+                raise self.error(token, f"expected an integer for field '{spec.name}', "
+                                        f"found '{text}'")
+            value = int(text, 16) if is_hex else int(text)
+            if not ft.INT32_MIN <= value <= ft.INT32_MAX:
+                raise self.error(token, f"integer '{text}' is out of the 32-bit range")
+            return value
+        if is_hex:
+            raise self.error(token, f"hexadecimal numbers are only allowed for integer fields, "
+                                    f"found '{text}' for field '{spec.name}'")
+        result = float(text)
+        if not math.isfinite(result):
+            raise self.error(token, f"number '{text}' is out of range")
+        return result
