@@ -1,19 +1,62 @@
 """The ``odeon`` command.
 
-Until the desktop window exists, ``odeon`` runs a small bundled engine demo
-and prints what happens (the app issue replaces this with the main window).
+- ``odeon`` (no argument): runs the small bundled engine demo and prints what
+  happens (the app issue replaces this with the main window);
+- ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]``:
+  runs a world headless, streams console lines to stdout and optionally
+  writes body trajectories to a CSV file;
+- ``odeon WORLD.wbt``: will open the world in the desktop app (not built yet).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+
+
+def _run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="odeon run", description="Run a world headless.")
+    parser.add_argument("world", help="the .wbt world file")
+    parser.add_argument("--duration", type=float, default=10.0,
+                        help="simulated time to run, in seconds (default 10)")
+    parser.add_argument("--stepper", choices=("step", "quickstep"), default=None,
+                        help="override WorldInfo.stepper")
+    parser.add_argument("--log", metavar="CSV", default=None,
+                        help="write time_ms, solid, x, y, z, qw, qx, qy, qz per body per step")
+    return parser
+
+
+def _run(argv: list[str]) -> int:
+    args = _run_parser().parse_args(argv)
+    if args.duration < 0:
+        print("odeon run: --duration must not be negative", file=sys.stderr)
+        return 2
+    from engine.sim.geometry import BuildError
+    from engine.sim.headless import run_headless
+    from engine.world import WorldError
+
+    try:
+        return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
+                            log_path=args.log)
+    except (OSError, WorldError, BuildError) as exc:
+        print(f"odeon run: {exc}", file=sys.stderr)
+        return 1
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``odeon`` console script."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "run":
+        return _run(argv[1:])
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if argv:
+        print(f"odeon: opening '{argv[0]}' in the desktop app is not available yet (the app "
+              f"is not built); run it headless with: odeon run {argv[0]}", file=sys.stderr)
+        return 2
     from engine.demo import run_demo
 
-    argv = sys.argv[1:] if argv is None else argv
     return run_demo(out=sys.stdout)
 
 

@@ -1,0 +1,247 @@
+"""Default collision handling (DESIGN.md section 4, webots-facts 2.1).
+
+For every candidate pair of `dSpaceCollide` the hook ``collide_hook(g1, g2)``
+(a plugin's webots_physics_collide) runs first: 0 -> default handling,
+1 -> handled, 2 -> handled and both geoms are reported as colliding. With 0,
+a space on either side is recursed into with `dSpaceCollide2` (the hook runs
+again for the sub-pairs), then default contacts are made only between two
+geoms of Solids (never for geoms a plugin created), never between two static
+Solids, Solids of one body, Solids joined by a joint (bodies connected by a
+non-contact joint, or an endPoint and its static parent Solid), or two Solids
+of the same Robot without ``selfCollision``.
+
+Surface: the first ContactProperties whose material1/material2 match the two
+Solids' contactMaterial in either order, else Webots' defaults (mu 1, bounce
+0.5, bounce_vel 0.01, soft_erp 0.2, soft_cfm 0.001); mode Approx1 | SoftERP |
+SoftCFM (+ Bounce, Mu2/FDir1, Slip, Rolling as needed); -1 means infinity.
+Only the deepest ``maxContactJoints`` points are kept.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import ode
+
+#: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
+MAX_POINTS = 1000
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The contact parameters of one material pair (ContactProperties values)."""
+
+    coulomb: tuple[float, ...] = (1.0,)
+    friction_rotation: tuple[float, float] = (0.0, 0.0)
+    rolling: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    bounce: float = 0.5
+    bounce_velocity: float = 0.01
+    slip: tuple[float, ...] = (0.0,)
+    soft_erp: float = 0.2
+    soft_cfm: float = 0.001
+    max_contacts: int = 10
+
+    @staticmethod
+    def of(node) -> Surface:
+        """Values of a ContactProperties node."""
+        return Surface(tuple(node.get("coulombFriction")) or (1.0,),
+                       tuple(node.get("frictionRotation")), tuple(node.get("rollingFriction")),
+                       node.get("bounce"), node.get("bounceVelocity"),
+                       tuple(node.get("forceDependentSlip")) or (0.0,), node.get("softERP"),
+                       node.get("softCFM"), node.get("maxContactJoints"))
+
+
+DEFAULT_SURFACE = Surface()
+
+
+def _inf(v: float) -> float:
+    return ode.dInfinity if v == -1.0 else float(v)
+
+
+def surface_parameters(s: Surface, swapped: bool) -> tuple[ode.dSurfaceParameters, bool]:
+    """ODE surface parameters of ``s`` and whether an fdir1 is needed.
+
+    ``swapped``: the first geom belongs to ``material2`` (3-4 coulombFriction
+    values then take the second Solid's coefficients).
+    """
+    sp = ode.dSurfaceParameters()
+    mode = ode.dContactApprox1 | ode.dContactSoftERP | ode.dContactSoftCFM
+    mu = s.coulomb
+    if len(mu) >= 3:
+        mu = (mu[2], mu[3] if len(mu) > 3 else mu[2]) if swapped else mu[:2]
+    sp.mu = _inf(mu[0])
+    need_fdir = False
+    if len(mu) >= 2 and mu[1] != mu[0]:
+        mode |= ode.dContactMu2
+        sp.mu2 = _inf(mu[1])
+        need_fdir = True
+    if s.bounce != 0.0:
+        mode |= ode.dContactBounce
+        sp.bounce = float(s.bounce)
+        sp.bounce_vel = float(s.bounce_velocity)
+    slip = s.slip
+    if len(slip) >= 3:
+        slip = (slip[2], slip[3] if len(slip) > 3 else slip[2]) if swapped else slip[:2]
+    if slip[0] > 0.0:
+        mode |= ode.dContactSlip1
+        sp.slip1 = float(slip[0])
+    s2 = slip[1] if len(slip) > 1 else slip[0]
+    if s2 > 0.0:
+        mode |= ode.dContactSlip2
+        sp.slip2 = float(s2)
+        need_fdir = need_fdir or len(slip) > 1
+    if any(r != 0.0 for r in s.rolling):
+        mode |= ode.dContactRolling
+        sp.rho, sp.rho2, sp.rhoN = (_inf(r) for r in s.rolling)
+    sp.soft_erp = float(s.soft_erp)
+    sp.soft_cfm = float(s.soft_cfm)
+    sp.mode = mode
+    return sp, need_fdir
+
+
+@dataclass
+class ContactPoint:
+    """A contact made by default handling: position (3,), normal (3,), depth [m],
+    the two Solid records, and its joint feedback (when recorded)."""
+
+    pos: np.ndarray
+    normal: np.ndarray
+    depth: float
+    solid1: object
+    solid2: object
+    feedback: object = None
+
+
+@dataclass
+class ContactHandler:
+    """Runs one collision pass: hook first, then default contacts."""
+
+    model: object
+    group: object
+    warn: Callable[[str], None]
+    collide_hook: Callable[[object, object], int] | None = None
+    record_feedback: bool = False
+    contacts: list[ContactPoint] = field(default_factory=list)
+    colliding: set = field(default_factory=set)
+    _warned_at: float = -math.inf
+    _table: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for node in self.model.settings.contact_properties:
+            pair = (node.get("material1"), node.get("material2"))
+            surface = Surface.of(node)
+            for key, swapped in ((pair, False), (pair[::-1], True)):
+                self._table.setdefault(key, (surface, swapped))
+
+    def lookup(self, mat1: str, mat2: str) -> tuple[Surface, bool]:
+        """The first ContactProperties for (mat1, mat2) in either order, and
+        whether mat1 matched its material2; defaults when none."""
+        return self._table.get((mat1, mat2), (DEFAULT_SURFACE, False))
+
+    def run(self, time_ms: float) -> None:
+        """Collide the whole space; contacts go into ``group``."""
+        self.contacts = []
+        self.colliding = set()
+        self._time = time_ms
+        ode.dSpaceCollide(self.model.space, None, self._near)
+
+    def _near(self, data, g1, g2) -> None:
+        hook = self.collide_hook
+        result = hook(g1, g2) if hook is not None else 0
+        if result:
+            if result == 2:
+                self.colliding.update((g1, g2))
+            return
+        if ode.dGeomIsSpace(g1) or ode.dGeomIsSpace(g2):
+            ode.dSpaceCollide2(g1, g2, data, self._near)
+            return
+        self.default_contacts(g1, g2)
+
+    def default_contacts(self, g1, g2) -> None:
+        """Webots' default contact joints between two Solid geoms."""
+        r1 = self.model.geom_solid.get(g1)
+        r2 = self.model.geom_solid.get(g2)
+        if r1 is None or r2 is None:
+            return
+        b1, b2 = r1.ode_body, r2.ode_body
+        if b1 is None and b2 is None:
+            return
+        if b1 is b2:
+            return
+        if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
+                b1, b2, ode.dJointTypeContact):
+            return
+        if _jointed(r1, r2) or _jointed(r2, r1):
+            return
+        if (r1.robot is not None and r1.robot is r2.robot
+                and not r1.robot.node.get("selfCollision")):
+            return
+        points = ode.dCollide(g1, g2, MAX_POINTS)
+        if not points:
+            return
+        surface, swapped = self.lookup(r1.node.get("contactMaterial"),
+                                       r2.node.get("contactMaterial"))
+        if len(points) > surface.max_contacts:
+            self._too_many(r1, r2, len(points), surface.max_contacts)
+            order = sorted(range(len(points)), key=lambda i: -points[i].depth)
+            points = [points[i] for i in sorted(order[: surface.max_contacts])]
+        sp, need_fdir = surface_parameters(surface, swapped)
+        for cg in points:
+            self._make_contact(cg, sp, need_fdir, surface, r1, r2, b1, b2)
+
+    def _make_contact(self, cg, sp, need_fdir, surface, r1, r2, b1, b2) -> None:
+        c = ode.dContact()
+        c.surface = sp
+        c.geom = cg
+        if need_fdir:
+            c.surface.mode |= ode.dContactFDir1
+            c.fdir1 = friction_direction(cg.normal, r1, surface.friction_rotation[0])
+        j = ode.dJointCreateContact(self.model.ode_world, self.group, c)
+        ode.dJointAttach(j, b1, b2)
+        fb = None
+        if self.record_feedback:
+            fb = ode.dJointFeedback()
+            ode.dJointSetFeedback(j, fb)
+        self.contacts.append(ContactPoint(np.array(cg.pos, dtype=float),
+                                          np.array(cg.normal, dtype=float), float(cg.depth),
+                                          r1, r2, fb))
+
+    def _too_many(self, r1, r2, n: int, keep: int) -> None:
+        if self._time - self._warned_at >= 1000.0:
+            self._warned_at = self._time
+            self.warn(f"{n} contact points between {r1.label} and {r2.label}; keeping the "
+                      f"deepest {keep} (ContactProperties.maxContactJoints)")
+
+
+def _jointed(a, b) -> bool:
+    """True if ``a`` (or the Solid whose body carries it) is a joint's endPoint
+    whose parent Solid is ``b`` or shares ``b``'s body (covers static parents,
+    which have no body for dAreConnected to see)."""
+    top = a.owner if a.owner is not None else a
+    parent = top.parent
+    if not top.via_joint or parent is None:
+        return False
+    return parent is b or (parent.owner is not None and parent.owner is b.owner)
+
+
+def friction_direction(normal, rec, rotation: float) -> np.ndarray:
+    """fdir1 (3,): the first Solid's local x axis projected on the contact
+    plane and turned by ``rotation`` [rad] about the normal."""
+    n = np.asarray(normal, dtype=np.float64)
+    body = rec.ode_body
+    if body is not None:
+        R = np.asarray(ode.dBodyGetRotation(body)).reshape(3, 4)[:, :3]
+        x = R @ rec.body_offset.R[:, 0]
+    else:
+        x = rec.frame.R[:, 0]
+    d = x - (x @ n) * n
+    if np.linalg.norm(d) < 1e-9:
+        d = np.cross(n, (0.0, 0.0, 1.0) if abs(n[2]) < 0.9 else (0.0, 1.0, 0.0))
+    d /= np.linalg.norm(d)
+    if rotation:
+        d = d * math.cos(rotation) + np.cross(n, d) * math.sin(rotation)
+    return d

@@ -1,0 +1,109 @@
+"""Rigid transforms for the world builder: Webots axis-angle <-> rotation matrices.
+
+A `Frame` is a rigid transform ``x_parent = R @ x_local + t`` with ``R`` a
+(3, 3) rotation matrix and ``t`` a (3,) translation in metres. Webots
+rotations are ``(x, y, z, angle)`` tuples: a unit axis and an angle in
+radians (a zero axis means no rotation).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def axis_angle_to_matrix(rotation: tuple[float, float, float, float]) -> np.ndarray:
+    """Rotation matrix (3, 3) of a Webots SFRotation ``(x, y, z, angle)``.
+
+    The axis is normalised first (Webots does the same); a zero axis or a zero
+    angle gives the identity.
+    """
+    x, y, z, angle = (float(v) for v in rotation)
+    n = math.sqrt(x * x + y * y + z * z)
+    if n == 0.0 or angle == 0.0:
+        return np.eye(3)
+    x, y, z = x / n, y / n, z / n
+    # Rodrigues: R = I cos a + (1 - cos a) u u^T + sin a [u]x
+    c, s = math.cos(angle), math.sin(angle)
+    t = 1.0 - c
+    return np.array([
+        [t * x * x + c, t * x * y - s * z, t * x * z + s * y],
+        [t * x * y + s * z, t * y * y + c, t * y * z - s * x],
+        [t * x * z - s * y, t * y * z + s * x, t * z * z + c],
+    ])
+
+
+def matrix_to_axis_angle(R: np.ndarray) -> tuple[float, float, float, float]:
+    """Webots SFRotation ``(x, y, z, angle)`` of a rotation matrix (3, 3).
+
+    The angle is in [0, pi]; the identity gives ``(0, 0, 1, 0)`` (Webots'
+    default rotation).
+    """
+    R = np.asarray(R, dtype=np.float64)
+    q = matrix_to_quaternion(R)
+    w, v = q[0], q[1:]
+    if w < 0.0:
+        w, v = -w, -v
+    s = math.sqrt(float(v @ v))
+    if s < 1e-15:
+        return (0.0, 0.0, 1.0, 0.0)
+    angle = 2.0 * math.atan2(s, w)
+    return (float(v[0] / s), float(v[1] / s), float(v[2] / s), float(angle))
+
+
+def matrix_to_quaternion(R: np.ndarray) -> np.ndarray:
+    """Unit quaternion (4,) ``(w, x, y, z)`` of a rotation matrix (3, 3)."""
+    R = np.asarray(R, dtype=np.float64)
+    tr = R[0, 0] + R[1, 1] + R[2, 2]
+    # pick the largest of w, x, y, z to divide by (Shepperd's method)
+    if tr > 0.0:
+        s = math.sqrt(tr + 1.0) * 2.0
+        q = [0.25 * s, (R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s]
+    elif R[0, 0] > R[1, 1] and R[0, 0] > R[2, 2]:
+        s = math.sqrt(1.0 + R[0, 0] - R[1, 1] - R[2, 2]) * 2.0
+        q = [(R[2, 1] - R[1, 2]) / s, 0.25 * s, (R[0, 1] + R[1, 0]) / s, (R[0, 2] + R[2, 0]) / s]
+    elif R[1, 1] > R[2, 2]:
+        s = math.sqrt(1.0 + R[1, 1] - R[0, 0] - R[2, 2]) * 2.0
+        q = [(R[0, 2] - R[2, 0]) / s, (R[0, 1] + R[1, 0]) / s, 0.25 * s, (R[1, 2] + R[2, 1]) / s]
+    else:
+        s = math.sqrt(1.0 + R[2, 2] - R[0, 0] - R[1, 1]) * 2.0
+        q = [(R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s]
+    out = np.array(q)
+    return out / np.linalg.norm(out)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A rigid transform: rotation ``R`` (3, 3) and translation ``t`` (3,) [m]."""
+
+    R: np.ndarray
+    t: np.ndarray
+
+    @staticmethod
+    def identity() -> Frame:
+        """The identity transform."""
+        return Frame(np.eye(3), np.zeros(3))
+
+    @staticmethod
+    def from_fields(translation: tuple, rotation: tuple) -> Frame:
+        """The transform of a Pose/Solid's ``translation`` and ``rotation`` fields."""
+        return Frame(axis_angle_to_matrix(rotation), np.array(translation, dtype=np.float64))
+
+    def compose(self, child: Frame) -> Frame:
+        """``self * child``: the child's frame expressed in this frame's parent."""
+        return Frame(self.R @ child.R, self.R @ child.t + self.t)
+
+    def inverse(self) -> Frame:
+        """The inverse transform."""
+        Rt = self.R.T
+        return Frame(Rt, -(Rt @ self.t))
+
+    def apply(self, p) -> np.ndarray:
+        """A point (3,) mapped to the parent frame."""
+        return self.R @ np.asarray(p, dtype=np.float64) + self.t
+
+    def rotate(self, v) -> np.ndarray:
+        """A direction (3,) mapped to the parent frame."""
+        return self.R @ np.asarray(v, dtype=np.float64)

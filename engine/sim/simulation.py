@@ -1,0 +1,250 @@
+"""`Simulation`: a world built into ODE objects and its step loop (DESIGN.md section 4).
+
+One ``step()`` (``dt = basicTimeStep / 1000`` s):
+
+1. ``before_step()`` hook (controllers, motors, the plugin host clearing its
+   receive buffer), then explicit joint springs;
+2. ``before_collide()`` hook, then `dSpaceCollide` with ``collide_hook(g1, g2)``
+   first for every candidate pair, default contacts otherwise;
+3. ``after_collide()`` hook (the plugin's webots_physics_step);
+4. the world step (``dWorldStep``, or ``dWorldQuickStep`` when
+   ``WorldInfo.stepper`` is "quickstep");
+5. ``after_step()`` hook (webots_physics_step_end: joint feedback of this
+   step is readable);
+6. the contact joint groups are emptied, bodies are checked for NaN or
+   runaway values (pause + message naming the Solid), poses are written back
+   into the Solid nodes' translation/rotation fields, time += basicTimeStep.
+
+Hooks are plain attributes (None = nothing), set by the plugin host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from engine import ode
+from engine.sim import state as snapshots
+from engine.sim.builder import Model, SolidRecord, build
+from engine.sim.console import Console
+from engine.sim.contacts import ContactHandler
+from engine.sim.poses import Frame, matrix_to_axis_angle
+from engine.world import World, read_world
+
+#: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
+EXPLOSION_BOUND = 1e6
+
+Hook = Callable[[], None] | None
+
+
+class Simulation:
+    """A running world. ``Simulation("worlds/x.wbt")`` or ``Simulation(world)``."""
+
+    def __init__(self, world: str | World, console: Console | None = None,
+                 stepper: str | None = None) -> None:
+        self.console = console if console is not None else Console()
+        self._path = world if isinstance(world, str) else None
+        self.world: World = read_world(world) if isinstance(world, str) else world
+        self._stepper_override = stepper
+        self.before_step: Hook = None
+        self.before_collide: Hook = None
+        self.collide_hook: Callable[[object, object], int] | None = None
+        self.after_collide: Hook = None
+        self.after_step: Hook = None
+        self.before_reset: Hook = None
+        self.after_reset: Hook = None
+        self.record_contact_feedback = False
+        self._setup()
+
+    # ------------------------------------------------------------- building
+    def _setup(self) -> None:
+        for text in self.world.warnings:
+            self.console.print("parsing", f"WARNING: {text}")
+        self.model: Model = build(self.world, self.console.warn)
+        stepper = self._stepper_override or self.model.settings.stepper
+        if stepper not in ("step", "quickstep"):
+            raise ValueError(f"unknown stepper {stepper!r} (expected 'step' or 'quickstep')")
+        self.stepper = stepper
+        self.contact_group = ode.dJointGroupCreate(0)
+        self.plugin_contact_group = ode.dJointGroupCreate(0)
+        self.time_ms = 0.0
+        self.paused = False
+        self.pause_message = ""
+        self.steps = 0
+        self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
+        self._initial_fields = _field_values(self.world)
+        self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
+
+    @property
+    def dt(self) -> float:
+        """The step [s]."""
+        return self.model.settings.dt
+
+    @property
+    def basic_time_step(self) -> float:
+        """The step [ms]."""
+        return self.model.settings.basic_time_step
+
+    @property
+    def contacts(self) -> list:
+        """Default contacts made in the last step (`ContactPoint`s)."""
+        return self._handler.contacts
+
+    @property
+    def colliding_geoms(self) -> set:
+        """Geoms a collide hook reported as colliding (returned 2) in the last step."""
+        return self._handler.colliding
+
+    def body_from_def(self, path: str):
+        """dWebotsGetBodyFromDEF semantics."""
+        return self.model.body_from_def(path)
+
+    def geom_from_def(self, path: str):
+        """dWebotsGetGeomFromDEF semantics."""
+        return self.model.geom_from_def(path)
+
+    # ----------------------------------------------------------------- step
+    def step(self) -> bool:
+        """Advance one basicTimeStep; False (and nothing done) when paused."""
+        if self.paused:
+            return False
+        _call(self.before_step)
+        for joint in self.model.joints:
+            if joint.explicit_springs:
+                joint.apply_spring()
+        _call(self.before_collide)
+        self._handler.collide_hook = self.collide_hook
+        self._handler.record_feedback = self.record_contact_feedback
+        self._handler.run(self.time_ms)
+        _call(self.after_collide)
+        w = self.model.ode_world
+        if self.stepper == "quickstep":
+            ode.dWorldQuickStep(w, self.dt)
+        else:
+            ode.dWorldStep(w, self.dt)
+        _call(self.after_step)
+        ode.dJointGroupEmpty(self.contact_group)
+        ode.dJointGroupEmpty(self.plugin_contact_group)
+        bad = self._find_exploded()
+        if bad is not None:
+            self.paused = True
+            self.pause_message = bad
+            self.console.warn(bad)
+            return False
+        self.write_poses()
+        self.time_ms += self.basic_time_step
+        self.steps += 1
+        return True
+
+    def run(self, duration_s: float) -> int:
+        """Step until ``duration_s`` of simulated time has passed or a pause; steps done."""
+        n = 0
+        end = self.time_ms + duration_s * 1000.0
+        while self.time_ms < end - 1e-9 and self.step():
+            n += 1
+        return n
+
+    def _find_exploded(self) -> str | None:
+        for rec in self.model.bodies:
+            b = rec.body
+            values = np.concatenate([ode.dBodyGetPosition(b), ode.dBodyGetLinearVel(b),
+                                     ode.dBodyGetAngularVel(b), ode.dBodyGetQuaternion(b)])
+            if not np.isfinite(values).all():
+                return (f"{rec.label}: the simulation became unstable (NaN or infinite "
+                        "values); paused")
+            if np.abs(values[:9]).max() > EXPLOSION_BOUND:
+                return (f"{rec.label}: the simulation exploded (position or velocity beyond "
+                        f"{EXPLOSION_BOUND:g}); paused")
+        return None
+
+    # ---------------------------------------------------------------- poses
+    def solid_world_frame(self, rec: SolidRecord) -> Frame:
+        """The current world frame of a Solid (from its body when it has one)."""
+        body = rec.ode_body
+        if body is None:
+            return rec.frame
+        R = np.asarray(ode.dBodyGetRotation(body)).reshape(3, 4)[:, :3]
+        body_frame = Frame(R, np.asarray(ode.dBodyGetPosition(body)))
+        return body_frame.compose(rec.body_offset)
+
+    def write_poses(self) -> None:
+        """Write each moving Solid's pose into its translation/rotation fields."""
+        frames: dict[int, Frame] = {}
+        for rec in self.model.solids:
+            if rec.ode_body is None:
+                continue
+            world_frame = self.solid_world_frame(rec)
+            frames[id(rec)] = world_frame
+            parent = rec.parent
+            if parent is not None and parent.ode_body is rec.ode_body:
+                continue  # rigidly merged/attached: the local pose does not change
+            if parent is None:
+                ref = rec.parent_rel
+            else:
+                ref = frames.get(id(parent), parent.frame).compose(rec.parent_rel)
+            local = ref.inverse().compose(world_frame)
+            rec.node.set("translation", tuple(float(v) for v in local.t))
+            rec.node.set("rotation", matrix_to_axis_angle(local.R))
+
+    # -------------------------------------------------------- reset / state
+    def save_state(self) -> snapshots.WorldState:
+        """A snapshot to resume from bit-identically with `load_state`."""
+        return snapshots.capture(self.model.ode_world, self.time_ms)
+
+    def load_state(self, state: snapshots.WorldState) -> None:
+        """Go back to ``state`` (same world); Solid fields are updated."""
+        ode.dJointGroupEmpty(self.contact_group)
+        ode.dJointGroupEmpty(self.plugin_contact_group)
+        snapshots.restore(self.model.ode_world, state)
+        self.time_ms = state.time_ms
+        self.paused = False
+        self.pause_message = ""
+        self.write_poses()
+
+    def reset(self) -> None:
+        """Everything back to its initial state: ``before_reset`` (plugin cleanup),
+        node fields, bodies, joints, RNG and time, then ``after_reset`` (plugin init).
+        ODE handles stay the same objects."""
+        _call(self.before_reset)
+        self.load_state(self._initial_state)
+        _restore_fields(self._initial_fields)
+        self.steps = 0
+        self._handler.contacts = []
+        self._handler.colliding = set()
+        _call(self.after_reset)
+
+    def reload(self) -> None:
+        """Destroy the ODE objects and build again from a fresh parse of the file
+        (from the in-memory world, its fields back to their initial values, when
+        the Simulation was given a World)."""
+        self.model.destroy()
+        if self._path is not None:
+            self.world = read_world(self._path)
+        else:
+            _restore_fields(self._initial_fields)
+        self._setup()
+
+
+def _call(hook: Hook) -> None:
+    if hook is not None:
+        hook()
+
+
+def _field_values(world: World) -> list[tuple]:
+    """(node, field, value) of every non-node field, to restore on reset."""
+    out = []
+    for node in world.iter_nodes():
+        if node.is_use or node.is_opaque:
+            continue
+        for name, spec in node.spec.fields.items():
+            if not spec.type.endswith("Node"):
+                out.append((node, name, node.get(name)))
+    return out
+
+
+def _restore_fields(values: list[tuple]) -> None:
+    for node, name, value in values:
+        if node.get(name) != value:
+            node.set(name, value)
+
