@@ -1,5 +1,8 @@
 """HingeJoint, Hinge2Joint, SliderJoint and BallJoint -> ODE joints.
 
+BallJoint (ball joint + Euler AMotors for its three axes) is built by
+`engine.sim.ball_joint`; the rules below are those of the other joints.
+
 Axis and anchor are given in the joint's frame (the closest upper Pose or
 Solid) and converted to world coordinates at build time, with the endPoint
 already at its initial pose, so ODE's zero position is Webots' initial
@@ -200,17 +203,10 @@ def create_joint(world, node, frame: Frame, parent_body, child_body, h: float, l
         ode.dJointSetHinge2Axes(j, frame.rotate(_get(pnode, "axis", (1.0, 0.0, 0.0))),
                                 frame.rotate(_get(p2, "axis", (0.0, 0.0, 1.0))))
         rec = JointRecord(node, j, kind, [AxisParams.of(pnode), AxisParams.of(p2)])
-    else:  # BallJoint
-        j = ode.dJointCreateBall(world, None)
-        ode.dJointAttach(j, child_body, parent_body)
-        ode.dJointSetBallAnchor(j, *frame.apply(_get(pnode, "anchor", (0.0, 0.0, 0.0))))
-        rec = JointRecord(node, j, kind, [AxisParams.of(pnode)])
-        extra = [pnode, node.get("jointParameters2"), node.get("jointParameters3")]
-        if any(AxisParams.of(p) != AxisParams(position=AxisParams.of(p).position)
-               for p in extra if p is not None):
-            warn(f"{label}: BallJoint stops, springs, dampers and static friction are not "
-                 "simulated yet; the joint is a plain ball joint")
-        return rec
+    else:  # BallJoint: ball joint + Euler angular motors (ball_joint.py)
+        from engine.sim.ball_joint import create_ball_joint
+
+        return create_ball_joint(world, node, frame, parent_body, child_body, h, label, warn)
     for axis in range(len(rec.params)):
         configure_axis(rec, axis, h, label, warn)
     if kind in ("HingeJoint", "Hinge2Joint"):
