@@ -2,8 +2,9 @@
 
 - ``odeon`` (no argument): runs the small bundled engine demo and prints what
   happens (the app issue replaces this with the main window);
-- ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]``:
-  runs a world headless, streams console lines to stdout and optionally
+- ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]
+  [--no-plugin]``: runs a world headless (with its WorldInfo.physics plugin
+  unless ``--no-plugin``), streams console lines to stdout and optionally
   writes body trajectories to a CSV file;
 - ``odeon WORLD.wbt``: will open the world in the desktop app (not built yet).
 """
@@ -23,6 +24,8 @@ def _run_parser() -> argparse.ArgumentParser:
                         help="override WorldInfo.stepper")
     parser.add_argument("--log", metavar="CSV", default=None,
                         help="write time_ms, solid, x, y, z, qw, qx, qy, qz per body per step")
+    parser.add_argument("--no-plugin", action="store_true",
+                        help="run without the world's physics plugin (WorldInfo.physics)")
     return parser
 
 
@@ -37,7 +40,7 @@ def _run(argv: list[str]) -> int:
 
     try:
         return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
-                            log_path=args.log)
+                            log_path=args.log, plugin=not args.no_plugin)
     except (OSError, WorldError, BuildError) as exc:
         print(f"odeon run: {exc}", file=sys.stderr)
         return 1

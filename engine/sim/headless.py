@@ -3,6 +3,9 @@
 The CSV has one row per body per step: ``time_ms, solid, x, y, z, qw, qx, qy,
 qz`` — the Solid's name (its DEF when it has one) and its world pose (the
 Solid's frame, not the body's centre of mass), metres and a unit quaternion.
+
+The world's physics plugin (``WorldInfo.physics``) is loaded unless
+``plugin=False``; its cleanup runs at the end of the run.
 """
 
 from __future__ import annotations
@@ -34,12 +37,19 @@ def trajectory_rows(sim: Simulation) -> list[tuple]:
 
 
 def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str | None = None,
-                 log_path: str | None = None) -> int:
-    """Run ``world_path`` for ``duration_s`` simulated seconds; 0 on success,
-    1 when the simulation paused on an error."""
+                 log_path: str | None = None, plugin: bool = True) -> int:
+    """Run ``world_path`` for ``duration_s`` simulated seconds (with the world's
+    physics plugin unless ``plugin`` is False); 0 on success, 1 when the
+    simulation paused on an error (a plugin exception included)."""
+    from engine.plugins import PluginHost
+
     console = Console()
     console.add_listener(lambda source, text: out.write(f"[{source}] {text}\n"))
     sim = Simulation(world_path, console=console, stepper=stepper)
+    host = None
+    if plugin:
+        host = PluginHost(sim)
+        host.load_world_plugin()
     writer = None
     handle = None
     try:
@@ -50,13 +60,15 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
             writer.writerows(trajectory_rows(sim))
         end = duration_s * 1000.0
         while sim.time_ms < end - 1e-9:
-            if not sim.step():
+            if not (host.step() if host is not None else sim.step()):
                 break
             if writer is not None:
                 writer.writerows(trajectory_rows(sim))
     finally:
         if handle is not None:
             handle.close()
+        if host is not None:
+            host.close()
     out.write(f"[odeon] simulated {sim.time_ms / 1000.0:g} s in {sim.steps} steps "
               f"({sim.stepper})\n")
     return 1 if sim.paused else 0
