@@ -12,11 +12,11 @@ collider returns contact rows ``pos (3), normal (3), depth, side1, side2``
 * cylinder-sphere: one contact from the exact geometry (closest point of the
   solid cylinder, or the least-penetration face when the centre is inside).
 * cylinder-box, cylinder-cylinder, capsule-cylinder: exact penetration
-  depth and direction (minimum of the support function of A - B over unit
-  directions, see below), then contact points: a box face under the
-  cylinder gets an octagon of the facing cap's rim (cylinder axis within
-  acos 0.9 of the normal) or the cylinder's lowest side line, clipped to the
-  face and its plane (up to 8 / 2 points, as ODE's layout); two caps face to
+  depth and direction (GJK/EPA, see the gjk module), then contact points: a
+  box face under the cylinder gets an octagon of the facing cap's rim
+  (cylinder axis within acos 0.9 of the normal) or the cylinder's lowest
+  side line, clipped to the face and its plane (up to 8 / 2 points, as
+  ODE's layout); two caps face to
   face get the rim points 45 degrees apart lying over the other cap (8 for
   equal coaxial caps); otherwise one point halfway between the deepest
   points. ODE 0.16.2 uses libccd for cylinder-cylinder and capsule-cylinder
@@ -30,6 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.ode.collision import gjk
 from engine.ode.collision.dispatch import register
 from engine.ode.collision.primitives import Box, Capsule, Cylinder, Plane, Sphere
 from engine.ode.constants import (
@@ -217,198 +218,32 @@ def cylinder_sphere(g1: Cylinder, g2: Sphere, max_contacts: int) -> np.ndarray:
 #
 # The penetration depth of two convex solids A, B is the minimum over unit
 # directions n of the support function of A - B, h(n) = h_A(n) + h_B(-n);
-# a negative minimum means they are apart. The minimum is found by sampling
-# directions (the shapes' own axes, their cross products, the centre line
-# and a Fibonacci sphere) and refining the best few by a compass search on
-# the sphere. The deepest direction n* points from A towards B; the contact
-# normal for g1 = A is -n*.
+# they are apart when it is negative. gjk.query finds it exactly (GJK on the
+# cores, EPA when they overlap: see the gjk module) with the direction n*
+# from A towards B and the deepest points; the contact normal for g1 = A is
+# -n*.
 # ----------------------------------------------------------------------------
 
-#: Shape kinds of the support kernels.
-_CYL, _BOX, _CAPS = 0, 1, 2
+#: Shape kinds: the gjk module's shape codes (dims = its parameters).
+_CYL, _BOX, _CAPS = gjk.CYLINDER, gjk.BOX, gjk.CAPSULE
 #: |normal . feature normal| above which a flat feature counts as face-on.
 _ALIGNED = 0.9999
-#: Compass search: directions per step and restarts from the best point.
-_NDIR = 32
-_RESTARTS = 3
-
-
-@njit(cache=True, nogil=True)
-def _support_h(kind: int, c: np.ndarray, R: np.ndarray, dims: np.ndarray,
-               n0: float, n1: float, n2: float) -> float:
-    """Support value max x.n (m) of a shape: kind _CYL (dims = radius, half
-    length), _BOX (dims = half sizes (3,)) or _CAPS (radius, half length),
-    centre c (3,), rotation R (3,3); n need not be unit for _BOX only."""
-    v = c[0] * n0 + c[1] * n1 + c[2] * n2
-    if kind == _BOX:
-        for i in range(3):
-            v += dims[i] * abs(R[0, i] * n0 + R[1, i] * n1 + R[2, i] * n2)
-        return v
-    an = R[0, 2] * n0 + R[1, 2] * n1 + R[2, 2] * n2
-    v += dims[1] * abs(an)
-    if kind == _CYL:
-        return v + dims[0] * math.sqrt(max(0.0, 1.0 - an * an))
-    return v + dims[0]
-
-
-@njit(cache=True, nogil=True)
-def _support_pt(kind: int, c: np.ndarray, R: np.ndarray, dims: np.ndarray,
-                n: np.ndarray) -> np.ndarray:
-    """A support point (3,) of the shape in the unit direction n (3,)."""
-    p = c.copy()
-    if kind == _BOX:
-        for i in range(3):
-            s = R[0, i] * n[0] + R[1, i] * n[1] + R[2, i] * n[2]
-            sg = 1.0 if s >= 0.0 else -1.0
-            for j in range(3):
-                p[j] += sg * dims[i] * R[j, i]
-        return p
-    an = R[0, 2] * n[0] + R[1, 2] * n[1] + R[2, 2] * n[2]
-    sg = 1.0 if an >= 0.0 else -1.0
-    for j in range(3):
-        p[j] += sg * dims[1] * R[j, 2]
-    if kind == _CAPS:
-        for j in range(3):
-            p[j] += dims[0] * n[j]
-        return p
-    rx = n[0] - an * R[0, 2]
-    ry = n[1] - an * R[1, 2]
-    rz = n[2] - an * R[2, 2]
-    rl = math.sqrt(rx * rx + ry * ry + rz * rz)
-    if rl > 1e-12:
-        p[0] += dims[0] * rx / rl
-        p[1] += dims[0] * ry / rl
-        p[2] += dims[0] * rz / rl
-    return p
-
-
-@njit(cache=True, nogil=True)
-def _overlap(k1: int, c1: np.ndarray, R1: np.ndarray, d1: np.ndarray,
-             k2: int, c2: np.ndarray, R2: np.ndarray, d2: np.ndarray,
-             n0: float, n1: float, n2: float) -> float:
-    """h_A(n) + h_B(-n) for a unit n: the overlap of the projections (m)."""
-    return (_support_h(k1, c1, R1, d1, n0, n1, n2)
-            + _support_h(k2, c2, R2, d2, -n0, -n1, -n2))
 
 
 @njit(cache=True, nogil=True)
 def _min_overlap(k1: int, c1: np.ndarray, R1: np.ndarray, d1: np.ndarray,
                  k2: int, c2: np.ndarray, R2: np.ndarray, d2: np.ndarray) -> np.ndarray:
-    """(4,) = unit n* (3,) minimising the overlap of A and B, and the minimum (m)."""
-    nseed = 512
-    cand = np.zeros((nseed + 40, 3))
-    m = 0
-    axes = np.zeros((6, 3))
-    for j in range(3):
-        axes[0, j] = R1[j, 2]
-        axes[1, j] = R2[j, 2]
-        axes[2, j] = R1[j, 0]
-        axes[3, j] = R1[j, 1]
-        axes[4, j] = R2[j, 0]
-        axes[5, j] = R2[j, 1]
-    for i in range(6):
-        cand[m] = axes[i]
-        m += 1
-    for i in range(6):
-        for k in range(i + 1, 6):
-            x = axes[i, 1] * axes[k, 2] - axes[i, 2] * axes[k, 1]
-            y = axes[i, 2] * axes[k, 0] - axes[i, 0] * axes[k, 2]
-            z = axes[i, 0] * axes[k, 1] - axes[i, 1] * axes[k, 0]
-            ln = math.sqrt(x * x + y * y + z * z)
-            if ln > 1e-9 and m < 40:
-                cand[m, 0] = x / ln
-                cand[m, 1] = y / ln
-                cand[m, 2] = z / ln
-                m += 1
-    dx, dy, dz = c2[0] - c1[0], c2[1] - c1[1], c2[2] - c1[2]
-    ln = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if ln > 1e-12 and m < 40:
-        cand[m, 0], cand[m, 1], cand[m, 2] = dx / ln, dy / ln, dz / ln
-        m += 1
-    golden = math.pi * (3.0 - math.sqrt(5.0))
-    for i in range(nseed):
-        z = 1.0 - (2.0 * i + 1.0) / nseed
-        rr = math.sqrt(max(0.0, 1.0 - z * z))
-        cand[m, 0] = rr * math.cos(golden * i)
-        cand[m, 1] = rr * math.sin(golden * i)
-        cand[m, 2] = z
-        m += 1
-    # values of both signs of every candidate; keep the best few
-    nbest = 8
-    best_v = np.full(nbest, np.inf)
-    best_n = np.zeros((nbest, 3))
-    for i in range(m):
-        for sg in (1.0, -1.0):
-            n0, n1, n2 = sg * cand[i, 0], sg * cand[i, 1], sg * cand[i, 2]
-            v = _overlap(k1, c1, R1, d1, k2, c2, R2, d2, n0, n1, n2)
-            if v < best_v[nbest - 1]:
-                j = nbest - 1
-                while j > 0 and best_v[j - 1] > v:
-                    best_v[j] = best_v[j - 1]
-                    best_n[j] = best_n[j - 1]
-                    j -= 1
-                best_v[j] = v
-                best_n[j, 0], best_n[j, 1], best_n[j, 2] = n0, n1, n2
-    out = np.zeros(4)
-    out[3] = np.inf
-    for b in range(nbest):
-        if not np.isfinite(best_v[b]):
-            continue
-        n = best_n[b].copy()
-        v = _compass(k1, c1, R1, d1, k2, c2, R2, d2, n, best_v[b], 0.2, 0.0, 16, 1e-4)
-        if v < out[3]:
-            out[0], out[1], out[2], out[3] = n[0], n[1], n[2], v
-    # polish the best basin
-    n = out[:3].copy()
-    v = out[3]
-    for restart in range(_RESTARTS):
-        v = _compass(k1, c1, R1, d1, k2, c2, R2, d2, n, v,
-                     1e-3 if restart == 0 else 1e-2, 0.37 * restart, _NDIR, 1e-11)
-    out[0], out[1], out[2], out[3] = n[0], n[1], n[2], v
+    """(10,) = unit n* (3,) from A to B, the depth (m; < 0: the distance apart),
+    the deepest points pA (3,) of A and pB (3,) of B. Shapes: kind _CYL
+    (dims = radius, half length), _BOX (dims = half sizes (3,)) or _CAPS
+    (radius, half length), centre c (3,), rotation R (3,3)."""
+    res = np.empty(10)
+    gjk.query(k1, d1, c1, R1, k2, d2, c2, R2, res)
+    out = np.empty(10)
+    out[0:3] = res[1:4]
+    out[3] = -res[0]
+    out[4:10] = res[4:10]
     return out
-
-
-@njit(cache=True, nogil=True)
-def _compass(k1: int, c1: np.ndarray, R1: np.ndarray, d1: np.ndarray,
-             k2: int, c2: np.ndarray, R2: np.ndarray, d2: np.ndarray,
-             n: np.ndarray, v: float, step: float, turn0: float, ndir: int,
-             tol: float) -> float:
-    """Compass search on the unit sphere from n (updated in place, value v):
-    ndir directions in the tangent plane, step (rad) halved when none
-    improves, down to tol (rad). Returns the final overlap value."""
-    turn = turn0
-    while step > tol:
-        # tangent basis at n
-        if abs(n[0]) < 0.6:
-            tx, ty, tz = 0.0, -n[2], n[1]
-        else:
-            tx, ty, tz = n[2], 0.0, -n[0]
-        tl = math.sqrt(tx * tx + ty * ty + tz * tz)
-        tx, ty, tz = tx / tl, ty / tl, tz / tl
-        ux = n[1] * tz - n[2] * ty
-        uy = n[2] * tx - n[0] * tz
-        uz = n[0] * ty - n[1] * tx
-        improved = False
-        for k in range(ndir):
-            th = turn + 2.0 * math.pi * k / ndir
-            ct, st = math.cos(th), math.sin(th)
-            q0 = n[0] + step * (ct * tx + st * ux)
-            q1 = n[1] + step * (ct * ty + st * uy)
-            q2 = n[2] + step * (ct * tz + st * uz)
-            ql = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2)
-            q0, q1, q2 = q0 / ql, q1 / ql, q2 / ql
-            w = _overlap(k1, c1, R1, d1, k2, c2, R2, d2, q0, q1, q2)
-            if w < v:
-                v = w
-                n[0], n[1], n[2] = q0, q1, q2
-                improved = True
-        if not improved:
-            if turn == turn0:
-                turn = turn0 + math.pi / ndir
-            else:
-                turn = turn0
-                step *= 0.5
-    return v
 
 
 @njit(cache=True, nogil=True)
@@ -505,14 +340,12 @@ def _rim_polygon(cc: np.ndarray, axis: np.ndarray, w: np.ndarray, radius: float,
 
 
 @njit(cache=True, nogil=True)
-def _single(out: np.ndarray, k1: int, c1: np.ndarray, R1: np.ndarray, d1: np.ndarray,
-            k2: int, c2: np.ndarray, R2: np.ndarray, d2: np.ndarray,
-            nstar: np.ndarray, depth: float) -> np.ndarray:
-    """One contact: halfway between the two support points, normal -n*."""
-    pa = _support_pt(k1, c1, R1, d1, nstar)
-    pb = _support_pt(k2, c2, R2, d2, -nstar)
-    p = 0.5 * (pa + pb)
-    _row(out, 0, p[0], p[1], p[2], -nstar[0], -nstar[1], -nstar[2], depth)
+def _single(out: np.ndarray, res: np.ndarray) -> np.ndarray:
+    """One contact from _min_overlap's res: halfway between the deepest
+    points, normal -n*."""
+    for j in range(3):
+        out[0, j] = 0.5 * (res[4 + j] + res[7 + j])
+    _row(out, 0, out[0, 0], out[0, 1], out[0, 2], -res[0], -res[1], -res[2], res[3])
     return out[:1]
 
 
@@ -544,7 +377,7 @@ def cylinder_box_kernel(cpos: np.ndarray, cR: np.ndarray, radius: float, length:
             fi = i
             fdot = s
     if abs(fdot) < _ALIGNED:
-        return _single(out, _CYL, cpos, cR, d1, _BOX, bpos, bR, d2, nstar, res[3])
+        return _single(out, res)
     fsg = 1.0 if fdot > 0.0 else -1.0
     fn = fsg * bR[:, fi].copy()
     fp = bpos + d2[fi] * fn
@@ -576,7 +409,7 @@ def cylinder_box_kernel(cpos: np.ndarray, cR: np.ndarray, radius: float, length:
         npts = _clip(poly, npts, fn, fn[0] * fp[0] + fn[1] * fp[1] + fn[2] * fp[2])
     k = _emit(out, poly, npts, nrm, fp, fn, 1.0, max_contacts)
     if k == 0:
-        return _single(out, _CYL, cpos, cR, d1, _BOX, bpos, bR, d2, nstar, res[3])
+        return _single(out, res)
     return out[:k]
 
 
@@ -613,7 +446,7 @@ def cylinder_cylinder_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: floa
     an1 = a1[0] * nstar[0] + a1[1] * nstar[1] + a1[2] * nstar[2]
     an2 = a2[0] * nstar[0] + a2[1] * nstar[1] + a2[2] * nstar[2]
     if abs(an1) < _ALIGNED or abs(an2) < _ALIGNED:
-        return _single(out, _CYL, p1, R1, d1, _CYL, p2, R2, d2, nstar, res[3])
+        return _single(out, res)
     # cap of 1 facing 2 (along n*) and cap of 2 facing 1 (along -n*)
     c1 = p1 + (1.0 if an1 >= 0.0 else -1.0) * 0.5 * l1 * a1
     c2 = p2 - (1.0 if an2 >= 0.0 else -1.0) * 0.5 * l2 * a2
@@ -643,7 +476,7 @@ def cylinder_cylinder_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: floa
     depth = ((c2[0] - c1[0]) * nrm[0] + (c2[1] - c1[1]) * nrm[1]
              + (c2[2] - c1[2]) * nrm[2])
     if k == 0 or depth < 0.0:
-        return _single(out, _CYL, p1, R1, d1, _CYL, p2, R2, d2, nstar, res[3])
+        return _single(out, res)
     m = 0
     for i in range(k):
         if m >= max_contacts:
@@ -684,7 +517,7 @@ def capsule_cylinder_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: float
     if res[3] <= 0.0:
         return np.zeros((0, 9))
     out = np.zeros((1, 9))
-    return _single(out, _CAPS, p1, R1, d1, _CYL, p2, R2, d2, res[:3].copy(), res[3])
+    return _single(out, res)
 
 
 @register(dCapsuleClass, dCylinderClass)

@@ -315,7 +315,7 @@ def _other(kind: str):
     return ode.dCreateCylinder(None, 0.4, 1.0)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(kind=st.sampled_from(["sphere", "box", "capsule", "cylinder"]),
        x=unit, y=unit, z=unit, ax=unit, ay=unit, az=unit, ang=st.floats(0.0, 3.0))
 def test_swap_symmetry(kind, x, y, z, ax, ay, az, ang) -> None:
@@ -329,15 +329,19 @@ def test_swap_symmetry(kind, x, y, z, ax, ay, az, ang) -> None:
     assert len(fwd) == len(rev)
     if kind == "cylinder":
         # the same collider with the arguments exchanged: the same solution
-        # up to the precision of the depth search (rim against rim the
-        # overlap is very flat around its minimum: 1e-4 m, 2 deg)
+        # up to EPA's tolerance on curved shapes, or, where the minimum is
+        # not unique (concentric cylinders: n and -n), another direction
+        # just as deep: moving by the depth along it separates them too
         if fwd:
             df = max(c.depth for c in fwd)
             dr = max(c.depth for c in rev)
-            assert df == pytest.approx(dr, abs=1e-4)
+            assert df == pytest.approx(dr, abs=1e-7)
             nf = max(fwd, key=lambda c: c.depth).normal
-            nr = max(rev, key=lambda c: c.depth).normal
-            assert _angle(nf, -np.asarray(nr)) < ANGLE_TOL
+            nr = -np.asarray(max(rev, key=lambda c: c.depth).normal)
+            if _angle(nf, nr) > 0.5:
+                R = _rot((1.0, 0.2, -0.3), 0.4)
+                assert ode.dCollide(_cyl(pos=nr * (dr + 1e-6), R=R), o, 8) == []
+                assert ode.dCollide(_cyl(pos=nr * (dr - 1e-6), R=R), o, 8)
         return
     for a, b in zip(fwd, rev, strict=True):
         np.testing.assert_allclose(a.pos, b.pos, atol=1e-12)
@@ -346,7 +350,7 @@ def test_swap_symmetry(kind, x, y, z, ax, ay, az, ang) -> None:
         assert a.depth >= 0.0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(nx=unit, ny=unit, nz=unit, d=st.floats(-1.0, 1.0), ax=unit, ay=unit, az=unit,
        ang=st.floats(0.0, 3.0))
 def test_plane_depths_match_geometry(nx, ny, nz, d, ax, ay, az, ang) -> None:
