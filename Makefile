@@ -23,7 +23,7 @@ bench: $(STAMP)
 	$(PY) bench/run_all.py
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check engine app tests bench
+	$(VENV)/bin/ruff check engine app tests bench plugins
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache
