@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.world import format_world, parse_world, read_world, tree_equal, write_world
 from tests.engine.world.conftest import WORLDS
 
 SAMPLES = sorted(p.name for p in WORLDS.glob("*.wbt"))
+#: The worlds shipped with Odeon (resources/worlds).
+BUNDLED = sorted((Path(__file__).resolve().parents[3] / "resources" / "worlds").glob("*.wbt"))
 
 
 def test_samples_exist() -> None:
@@ -44,3 +48,18 @@ def test_defaults_in_file_are_dropped_on_write() -> None:
     assert "channel 0" not in text
     assert "minStop 0\n" not in text
     assert "maxStop 0.5" in text
+
+
+def test_bundled_worlds_exist() -> None:
+    assert {"default.wbt", "flying_robot.wbt", "contact_points.wbt", "blimp.wbt",
+            "floating_body.wbt"} <= {p.name for p in BUNDLED}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=[p.name for p in BUNDLED])
+def test_bundled_world_round_trip(path: Path, tmp_path) -> None:
+    world = read_world(path)
+    text = format_world(world)
+    assert parse_world(text) == world
+    write_world(world, tmp_path / path.name)
+    assert read_world(tmp_path / path.name) == world
+    assert format_world(read_world(tmp_path / path.name)) == text
