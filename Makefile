@@ -16,8 +16,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/odeon
 
+# The app's tests need an X server with OpenGL: Xvfb (apt: xvfb xauth libgl1-mesa-dri,
+# see .ci/run for the full list) unless a display is already there.
+GUI_ENV := QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx
+
 test: $(STAMP)
-	$(PY) -m pytest
+	@if [ -n "$$DISPLAY" ]; then $(GUI_ENV) $(PY) -m pytest; \
+	elif command -v xvfb-run >/dev/null; then \
+	  $(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m pytest; \
+	else echo "make test: the app's tests need Xvfb: apt-get install xvfb xauth libgl1-mesa-dri (see .ci/run)" >&2; exit 1; fi
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py

@@ -28,7 +28,7 @@ from engine import ode
 from engine.sim import state as snapshots
 from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
-from engine.sim.contacts import ContactHandler
+from engine.sim.contacts import ContactHandler, ContactPoint
 from engine.sim.poses import Frame, matrix_to_axis_angle
 from engine.world import World, read_world
 
@@ -55,6 +55,7 @@ class Simulation:
         self.before_reset: Hook = None
         self.after_reset: Hook = None
         self.record_contact_feedback = False
+        self._modified = False
         self._setup()
 
     # ------------------------------------------------------------- building
@@ -68,6 +69,7 @@ class Simulation:
         self.stepper = stepper
         self.contact_group = ode.dJointGroupCreate(0)
         self.plugin_contact_group = ode.dJointGroupCreate(0)
+        self.plugin_contacts: list[ContactPoint] = []
         self.time_ms = 0.0
         self.paused = False
         self.pause_message = ""
@@ -90,6 +92,9 @@ class Simulation:
     def contacts(self) -> list:
         """Default contacts made in the last step (`ContactPoint`s)."""
         return self._handler.contacts
+
+    # plugin_contacts: the contact joints the plugin made in the last step
+    # (ContactPoints), recorded when record_contact_feedback is True
 
     @property
     def colliding_geoms(self) -> set:
@@ -124,6 +129,8 @@ class Simulation:
         else:
             ode.dWorldStep(w, self.dt)
         _call(self.after_step)
+        self.plugin_contacts = (_plugin_contact_points(self.model, self.plugin_contact_group)
+                                if self.record_contact_feedback else [])
         ode.dJointGroupEmpty(self.contact_group)
         ode.dJointGroupEmpty(self.plugin_contact_group)
         bad = self._find_exploded()
@@ -205,13 +212,56 @@ class Simulation:
     def reset(self) -> None:
         """Everything back to its initial state: ``before_reset`` (plugin cleanup),
         node fields, bodies, joints, RNG and time, then ``after_reset`` (plugin init).
-        ODE handles stay the same objects."""
+        ODE handles stay the same objects unless the world was edited while
+        running (`mark_modified`): then it is built again from its loaded fields."""
         _call(self.before_reset)
-        self.load_state(self._initial_state)
-        _restore_fields(self._initial_fields)
+        if self._modified:  # edited while running: build the loaded world again
+            _restore_fields(self._initial_fields)
+            self.model.destroy()
+            self._setup()
+            self._modified = False
+        else:
+            self.load_state(self._initial_state)
+            _restore_fields(self._initial_fields)
         self.steps = 0
+        self.plugin_contacts = []
         self._handler.contacts = []
         self._handler.colliding = set()
+        _call(self.after_reset)
+
+    def mark_modified(self) -> None:
+        """An edit changed the ODE objects (engine.sim.edits): the next `reset`
+        builds the world again instead of restoring the saved state."""
+        self._modified = True
+
+    def set_stepper(self, stepper: str) -> None:
+        """Use ``"step"`` (dWorldStep) or ``"quickstep"`` from the next step on
+        (a stepper given to the constructor wins)."""
+        stepper = self._stepper_override or stepper
+        if stepper not in ("step", "quickstep"):
+            raise ValueError(f"unknown stepper {stepper!r} (expected 'step' or 'quickstep')")
+        self.stepper = stepper
+
+    def rebuild_contact_table(self) -> None:
+        """Read the ContactProperties nodes again (after one was edited)."""
+        self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
+
+    def rebuild(self) -> None:
+        """Build the ODE objects again from the *current* fields (an edit that
+        cannot be applied live), keeping the time and step count: ``before_reset``
+        (plugin cleanup), rebuild, ``after_reset`` (plugin init). Bodies start
+        at rest at their current poses. A later `reset` still goes back to the
+        world as loaded."""
+        _call(self.before_reset)
+        initial_fields = self._initial_fields
+        initial_state = self._initial_state
+        time_ms, steps = self.time_ms, self.steps
+        self.model.destroy()
+        self._setup()
+        self._initial_fields = initial_fields
+        self._initial_state = initial_state
+        self._modified = True
+        self.time_ms, self.steps = time_ms, steps
         _call(self.after_reset)
 
     def reload(self) -> None:
@@ -223,7 +273,33 @@ class Simulation:
             self.world = read_world(self._path)
         else:
             _restore_fields(self._initial_fields)
+        self._modified = False
         self._setup()
+
+
+def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
+    """The contact joints a plugin made in ``group`` this step, as `ContactPoint`s
+    (Solid records from the geoms, else from the bodies; feedback when the
+    plugin set one). ODE has no getter for a contact joint's point, so the
+    values are read from the joint's record (engine.ode.joints.contact layout)."""
+    from engine.ode.joints.contact import DEPTH, NORMAL, POS
+
+    by_body = {id(r.body): r for r in model.bodies}
+    out = []
+    for joint in getattr(group, "joints", ()):
+        if ode.dJointGetType(joint) != ode.dJointTypeContact:
+            continue
+        row = joint.world.joints.data[joint.index]
+        recs = []
+        for k, geom in enumerate((getattr(joint, "g1", None), getattr(joint, "g2", None))):
+            rec = model.geom_solid.get(geom) if geom is not None else None
+            if rec is None:
+                body = ode.dJointGetBody(joint, k)
+                rec = by_body.get(id(body)) if body is not None else None
+            recs.append(rec)
+        out.append(ContactPoint(np.array(row[POS:POS + 3]), np.array(row[NORMAL:NORMAL + 3]),
+                                float(row[DEPTH]), recs[0], recs[1], joint.feedback))
+    return out
 
 
 def _call(hook: Hook) -> None:

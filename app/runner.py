@@ -1,0 +1,360 @@
+"""`EngineRunner`: the simulation in a background thread (DESIGN.md section 6).
+
+The engine thread alone owns the `Simulation` (and its `World`) while it
+runs. The GUI talks to it only through:
+
+- commands (``run_realtime()``, ``run_fast()``, ``pause()``, ``step_once()``,
+  ``reset()``, ``reload_world()``, ``reload_plugin()``, ``call(fn)``,
+  ``edit_field(...)``, ``stop()``), queued and drained between steps;
+- ``latest_frame()``: the newest immutable `Frame`, published by swapping one
+  reference after each step (at most every ``FRAME_PERIOD`` s in fast mode);
+- ``draw(pass_, view)``: the plugin's draw callback under the step lock;
+- listeners (console lines, plugin errors, mode changes), called in the
+  engine thread (`app.runner_qt.RunnerBridge` marshals them to the GUI).
+
+Real-time mode paces simulated time to the wall clock (re-anchoring when it
+falls more than ``MAX_LAG`` s behind instead of racing to catch up); fast
+mode steps flat out with a ``time.sleep(0)`` between steps so the GUI thread
+gets the GIL (the kernels themselves are nogil). Any exception raised in the
+engine thread pauses the simulation with a message; the thread survives.
+
+No Qt here: this module is usable (and tested) headless.
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from app.frame import Frame, frame_from_simulation
+from engine.plugins import PluginHost
+from engine.sim import Simulation
+from engine.sim.edits import EditResult, apply_edit
+from engine.world import Node, World
+
+#: Minimum wall time [s] between two published frames in fast mode.
+FRAME_PERIOD = 0.008
+#: Real-time mode re-anchors its clock when it is this far behind [s].
+MAX_LAG = 0.25
+#: Wall-time window [s] of the speed estimate.
+SPEED_WINDOW = 1.0
+
+ConsoleListener = Callable[[str, str], None]
+
+
+class _Stop(Exception):
+    """Raised inside the engine thread to leave the loop."""
+
+
+class EngineRunner:
+    """Owns a `Simulation` + `PluginHost` in a daemon thread (see module docstring).
+
+    ``EngineRunner("resources/worlds/default.wbt")`` builds the world and its
+    plugin (in the calling thread), then starts the engine thread paused.
+    """
+
+    def __init__(self, world_path: str, *, bundled_dir=None, env: dict | None = None,
+                 start: bool = True) -> None:
+        self.world_path = str(world_path)
+        self.sim = Simulation(self.world_path)
+        self.sim.record_contact_feedback = True
+        self.host = PluginHost(self.sim, bundled_dir=bundled_dir, env=env)
+        self._console_listeners: list[ConsoleListener] = []
+        self._error_listeners: list[Callable[[Any], None]] = []
+        self._state_listeners: list[Callable[[str], None]] = []
+        self.sim.console.add_listener(self._on_console)
+        self.host.error_listeners.append(self._on_plugin_error)
+        self.host.load_world_plugin()
+        self._commands: queue.SimpleQueue = queue.SimpleQueue()
+        self._wake = threading.Event()
+        self._mode = "paused"
+        self._stopping = False
+        self._speed_samples: collections.deque = collections.deque()
+        self._anchor = (time.perf_counter(), self.sim.time_ms)
+        self._last_publish = 0.0
+        self._frame = self._make_frame()
+        self._thread = threading.Thread(target=self._loop, name="odeon-engine", daemon=True)
+        if start:
+            self._thread.start()
+
+    # ------------------------------------------------------------ public API
+    @property
+    def world(self) -> World:
+        """The engine.world World (owned by the engine thread while running)."""
+        return self.sim.world
+
+    @property
+    def mode(self) -> str:
+        """"realtime", "fast" or "paused" (as last set by the engine thread)."""
+        return self._mode
+
+    @property
+    def thread(self) -> threading.Thread:
+        """The engine thread."""
+        return self._thread
+
+    def latest_frame(self) -> Frame:
+        """The newest published `Frame` (one reference read; any thread)."""
+        return self._frame
+
+    def run_realtime(self) -> None:
+        """Run with simulated time paced to the wall clock."""
+        self._post(lambda: self._set_mode("realtime"))
+
+    def run_fast(self) -> None:
+        """Run as fast as possible."""
+        self._post(lambda: self._set_mode("fast"))
+
+    def pause(self) -> None:
+        """Stop stepping (the next frame has ``paused`` True)."""
+        self._post(lambda: self._set_mode("paused"))
+
+    def step_once(self) -> None:
+        """Pause, then advance exactly one basicTimeStep."""
+        self._post(self._do_step_once)
+
+    def reset(self) -> None:
+        """Simulation reset (plugin cleanup, initial state, plugin init); the mode is kept."""
+        self._post(self._do(self.host.reset))
+
+    def reload_world(self) -> None:
+        """Fresh parse of the world file and a fresh import of its plugin."""
+        self._post(self._do(self.host.reload_world))
+
+    def reload_plugin(self) -> None:
+        """Cleanup, fresh import of the plugin source, init; the state is kept."""
+        def reload() -> None:
+            was_fault = self.sim.paused and not self.host.running
+            self.host.reload_plugin()
+            if was_fault and self.host.running:
+                self.sim.paused = False  # the fixed plugin may carry on
+                self.sim.pause_message = ""
+        self._post(self._do(reload))
+
+    def call(self, fn: Callable[[Simulation], Any]) -> Future:
+        """Run ``fn(sim)`` in the engine thread between steps (at once when
+        paused) with the step lock held; its result or exception in the Future."""
+        fut: Future = Future()
+
+        def run() -> None:
+            if not fut.set_running_or_notify_cancel():
+                return
+            try:
+                with self.host.lock:
+                    result = fn(self.sim)
+            except BaseException as exc:  # delivered to the caller, not a pause
+                fut.set_exception(exc)
+            else:
+                fut.set_result(result)
+            self._publish(force=True)
+        if not self._post(run):
+            fut.set_exception(RuntimeError("the engine runner is stopped"))
+        return fut
+
+    def edit_field(self, node: Node, field: str, value: Any) -> Future:
+        """Set ``node.field = value`` in the engine thread and make it take effect
+        (`engine.sim.edits`); the Future gives the `EditResult`. Edits that need
+        a rebuild are applied by rebuilding the world in place, time kept."""
+        def edit(sim: Simulation) -> EditResult:
+            result = apply_edit(sim, node, field, value)
+            if result.needs_rebuild:
+                sim.rebuild()
+            elif result.kind == "plugin":
+                self.host.load_world_plugin()
+            return result
+        return self.call(edit)
+
+    def draw(self, pass_: int, view: str | None = None) -> bool:
+        """The plugin's ``webots_physics_draw(pass_, view)`` under the step lock
+        (GUI thread, GL context current); False when nothing was drawn."""
+        return self.host.draw(pass_, view)
+
+    def add_console_listener(self, fn: ConsoleListener) -> None:
+        """``fn(source, text)`` for every console line (engine thread)."""
+        self._console_listeners.append(fn)
+
+    def add_error_listener(self, fn: Callable[[Any], None]) -> None:
+        """``fn(PluginError)`` for every plugin error (engine thread)."""
+        self._error_listeners.append(fn)
+
+    def add_state_listener(self, fn: Callable[[str], None]) -> None:
+        """``fn(mode)`` whenever the mode changes (engine thread)."""
+        self._state_listeners.append(fn)
+
+    def remove_listener(self, fn: Callable) -> None:
+        """Stop calling ``fn`` (from any of the listener lists)."""
+        for listeners in (self._console_listeners, self._error_listeners,
+                          self._state_listeners):
+            for i in range(len(listeners) - 1, -1, -1):
+                if listeners[i] == fn:
+                    del listeners[i]
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End the engine thread (waits up to ``timeout`` s) and unload the plugin."""
+        if self._thread.is_alive():
+            self._post(self._raise_stop)
+            self._thread.join(timeout)
+        self._stopping = True
+        if not self._thread.is_alive():
+            with self.host.lock:
+                self.host.close()
+
+    def __enter__(self) -> EngineRunner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -------------------------------------------------------- engine thread
+    def _post(self, command: Callable[[], None]) -> bool:
+        if self._stopping:
+            return False
+        self._commands.put(command)
+        self._wake.set()
+        return True
+
+    @staticmethod
+    def _raise_stop() -> None:
+        raise _Stop
+
+    def _do(self, action: Callable[[], Any]) -> Callable[[], None]:
+        def run() -> None:
+            action()
+            self._reanchor()
+            self._speed_samples.clear()
+            self._after_change()
+        return run
+
+    def _set_mode(self, mode: str) -> None:
+        if mode != "paused" and self.sim.paused:
+            self.sim.paused = False  # resume after a fault: carry on (plugin disabled)
+            self.sim.pause_message = ""
+        self._reanchor()
+        self._speed_samples.clear()
+        self._change_mode(mode)
+        self._publish(force=True)
+
+    def _change_mode(self, mode: str) -> None:
+        if mode == self._mode:
+            return
+        self._mode = mode
+        for fn in list(self._state_listeners):
+            fn(mode)
+
+    def _do_step_once(self) -> None:
+        self._change_mode("paused")
+        if self.sim.paused:
+            self.sim.paused = False
+            self.sim.pause_message = ""
+        self.host.step()
+        self._after_change()
+
+    def _after_change(self) -> None:
+        if self.sim.paused:
+            self._change_mode("paused")
+        self._publish(force=True)
+
+    def _reanchor(self) -> None:
+        self._anchor = (time.perf_counter(), self.sim.time_ms)
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                if not self._drain():
+                    break
+                if self._mode != "paused":
+                    self._run_once()
+            except _Stop:
+                break
+            except Exception as exc:  # never die silently: pause with a message
+                self._engine_error(exc)
+        self._publish(force=True)
+
+    def _drain(self) -> bool:
+        """Run queued commands; when paused, wait for one. False to stop."""
+        block = self._mode == "paused"
+        while True:
+            try:
+                command = self._commands.get(block=block, timeout=0.2 if block else None)
+            except queue.Empty:
+                return True
+            try:
+                command()
+            except _Stop:
+                return False
+            except Exception as exc:
+                self._engine_error(exc)
+            block = False
+
+    def _run_once(self) -> None:
+        if self._mode == "realtime":
+            wall0, sim0 = self._anchor
+            ahead = (self.sim.time_ms - sim0) / 1000.0 - (time.perf_counter() - wall0)
+            if ahead > 0.0:
+                # wait for the wall clock, woken early by a command
+                self._wake.wait(min(ahead, 0.05))
+                self._wake.clear()
+                return
+            if -ahead > MAX_LAG:
+                self._reanchor()
+        self.host.step()
+        if self.sim.paused:
+            self._change_mode("paused")
+            self._publish(force=True)
+            return
+        self._publish(force=self._mode == "realtime")
+        if self._mode == "fast":
+            time.sleep(0)  # let the GUI thread take the GIL between steps
+
+    def _engine_error(self, exc: BaseException) -> None:
+        text = f"engine error: {type(exc).__name__}: {exc}"
+        self.sim.paused = True
+        self.sim.pause_message = text
+        self.sim.console.print("odeon", text)
+        for line in traceback.format_exception(exc):
+            for part in line.rstrip("\n").splitlines():
+                self.sim.console.print("odeon", part)
+        self._change_mode("paused")
+        self._publish(force=True)
+
+    def _speed(self, now: float) -> float:
+        samples = self._speed_samples
+        samples.append((now, self.sim.time_ms))
+        while len(samples) > 2 and now - samples[0][0] > SPEED_WINDOW:
+            samples.popleft()
+        (w0, s0), (w1, s1) = samples[0], samples[-1]
+        return (s1 - s0) / 1000.0 / (w1 - w0) if w1 > w0 else 0.0
+
+    def _make_frame(self) -> Frame:
+        now = time.perf_counter()
+        running = self._mode != "paused"
+        speed = self._speed(now) if running else 0.0
+        return frame_from_simulation(self.sim, mode=self._mode, running=running, speed=speed)
+
+    def _publish(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last_publish < FRAME_PERIOD:
+            return
+        self._last_publish = now
+        self._frame = self._make_frame()  # the one-reference swap
+
+    # ------------------------------------------------------------ listeners
+    def _on_console(self, source: str, text: str) -> None:
+        for fn in list(self._console_listeners):
+            try:
+                fn(source, text)
+            except Exception:  # a broken listener must not stop the engine
+                traceback.print_exc()
+
+    def _on_plugin_error(self, err) -> None:
+        for fn in list(self._error_listeners):
+            try:
+                fn(err)
+            except Exception:
+                traceback.print_exc()

@@ -1,0 +1,75 @@
+"""`RunnerBridge`: an `EngineRunner` seen from Qt (signals in the GUI thread).
+
+The runner calls its listeners in the engine thread; the bridge re-emits them
+through Qt signals connected with queued connections, so slots always run in
+the thread the bridge lives in (the GUI thread). A 60 Hz timer polls
+``runner.latest_frame()`` and emits ``frame_ready(frame)`` when a new frame
+was published (frames are compared by identity: one reference swap each).
+
+    bridge = RunnerBridge(runner)        # in the GUI thread
+    bridge.frame_ready.connect(viewport.set_frame)
+    bridge.start()                       # the 60 Hz timer
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+
+from app.runner import EngineRunner
+
+#: Frame polling period [ms] (60 Hz).
+FRAME_INTERVAL_MS = 16
+
+
+class RunnerBridge(QObject):
+    """Qt signals for an `EngineRunner` (see module docstring)."""
+
+    frame_ready = Signal(object)
+    console_line = Signal(str, str)
+    plugin_error = Signal(object)
+    state_changed = Signal(str)
+    # engine-thread side: emitted there, delivered queued to the public signals
+    _console_from_engine = Signal(str, str)
+    _error_from_engine = Signal(object)
+    _state_from_engine = Signal(str)
+
+    def __init__(self, runner: EngineRunner, parent: QObject | None = None,
+                 interval_ms: int = FRAME_INTERVAL_MS) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self._last_frame = None
+        queued = Qt.ConnectionType.QueuedConnection
+        self._console_from_engine.connect(self.console_line, queued)
+        self._error_from_engine.connect(self.plugin_error, queued)
+        self._state_from_engine.connect(self.state_changed, queued)
+        runner.add_console_listener(self._console_from_engine.emit)
+        runner.add_error_listener(self._error_from_engine.emit)
+        runner.add_state_listener(self._state_from_engine.emit)
+        self.timer = QTimer(self)
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.poll)
+
+    def close(self) -> None:
+        """Stop the timer and stop listening to the runner."""
+        self.timer.stop()
+        for fn in (self._console_from_engine.emit, self._error_from_engine.emit,
+                   self._state_from_engine.emit):
+            self.runner.remove_listener(fn)
+
+    def start(self) -> None:
+        """Start the 60 Hz frame timer."""
+        self.timer.start()
+
+    def stop_timer(self) -> None:
+        """Stop the frame timer (the runner keeps running)."""
+        self.timer.stop()
+
+    def poll(self) -> bool:
+        """Emit ``frame_ready`` if a newer frame was published; True when emitted."""
+        frame = self.runner.latest_frame()
+        if frame is self._last_frame:
+            return False
+        self._last_frame = frame
+        self.frame_ready.emit(frame)
+        return True

@@ -1,0 +1,112 @@
+"""The model's mirror of the world tree and the text shown for values.
+
+The model never walks the world while Qt asks it questions: it keeps this
+mirror (built in the GUI thread, updated from queued notifications), so row
+counts stay consistent even while the engine thread changes the world.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.world import BaseNode
+
+FLOAT_DECIMALS = 4  # the scene tree's display precision (Webots shows few digits)
+
+
+def format_number(value: float) -> str:
+    """A short text for a float: 4 decimals at most, trailing zeros dropped."""
+    if abs(value) < 1e-10:  # rounding noise of pose conversions
+        return "0"
+    if abs(value) < 10.0 ** -FLOAT_DECIMALS:
+        return f"{value:.3g}"
+    text = f"{value:.{FLOAT_DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def format_sf(type_name: str, value: Any) -> str:
+    """Display text of one SF value."""
+    if type_name == "SFBool":
+        return "TRUE" if value else "FALSE"
+    if type_name == "SFInt32":
+        return str(value)
+    if type_name == "SFFloat":
+        return format_number(value)
+    if type_name in ("SFVec2f", "SFVec3f", "SFColor", "SFRotation"):
+        return " ".join(format_number(v) for v in value)
+    if type_name == "SFString":
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if type_name == "SFNode":
+        return "NULL" if value is None else node_label(value)
+    return str(value)
+
+
+def node_label(node: BaseNode) -> str:
+    """Column-0 text of a node row: ``DEF NAME Type``, ``USE NAME`` or ``Type``."""
+    if node.is_use:
+        return f"USE {node.def_name}"
+    prefix = f"DEF {node.def_name} " if node.def_name else ""
+    suffix = " (PROTO)" if node.is_opaque else ""
+    return f"{prefix}{node.type_name}{suffix}"
+
+
+class Item:
+    """A row of the tree: parent link and child rows."""
+
+    kind = "root"
+
+    def __init__(self, parent: Item | None) -> None:
+        self.parent = parent
+        self.children: list[Item] = []
+
+    def row(self) -> int:
+        """Index of this row among its parent's rows."""
+        if self.parent is None:
+            return 0
+        for i, child in enumerate(self.parent.children):
+            if child is self:
+                return i
+        return -1
+
+
+class NodeItem(Item):
+    """A node row; its children are the node's fields (none for USE/opaque nodes)."""
+
+    kind = "node"
+
+    def __init__(self, parent: Item | None, node: BaseNode) -> None:
+        super().__init__(parent)
+        self.node = node
+
+
+class FieldItem(Item):
+    """A field row holding a snapshot of the value (updated from notifications)."""
+
+    kind = "field"
+
+    def __init__(self, parent: NodeItem, name: str, type_name: str, value: Any) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.type = type_name
+        self.value = value
+
+    @property
+    def node(self) -> BaseNode:
+        """The node owning this field."""
+        return self.parent.node  # type: ignore[union-attr]
+
+
+class ValueItem(Item):
+    """One item of a non-node MF field."""
+
+    kind = "item"
+
+    @property
+    def field_item(self) -> FieldItem:
+        """The MF field row above this item."""
+        return self.parent  # type: ignore[return-value]
+
+    @property
+    def value(self) -> Any:
+        """This item's value (from the field's snapshot)."""
+        return self.field_item.value[self.row()]

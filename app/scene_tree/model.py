@@ -1,0 +1,358 @@
+"""`SceneTreeModel`: a Qt item model over an `engine.world.World`.
+
+Rows are nodes (column 0 ``DEF NAME Type``), their fields (column 0 the field
+name, column 1 a short value text), node-valued fields expand to their nodes
+and non-node MF fields to one row per item. World observers may fire in any
+thread: notifications are queued and applied in the GUI thread (at once when
+they come from it), so the mirror in `items.py` always matches what the view
+was told.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QThread, Signal
+
+from app.scene_tree import poses
+from app.scene_tree.items import FieldItem, Item, NodeItem, ValueItem, format_sf, node_label
+from engine.world import DEF_FIELD, BaseNode, World
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+_NO_PARENT = QModelIndex()
+SAME_POSE = 1e-12  # frame poses this close to the shown values (static Solids) are not shown
+
+
+class SceneTreeModel(QAbstractItemModel):
+    """Two-column tree model (name, value) of a world's nodes and fields."""
+
+    _wake = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._world: World | None = None
+        self._root = Item(None)
+        self._nodes: dict[int, NodeItem] = {}
+        self._lock = threading.Lock()
+        self._pending: list[tuple] = []
+        self._scheduled = False
+        self._wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
+
+    # ------------------------------------------------------------ world
+    @property
+    def world(self) -> World | None:
+        """The world shown (None when empty)."""
+        return self._world
+
+    def set_world(self, world: World | None) -> None:
+        """Show ``world`` (replacing any previous one; its observers are removed)."""
+        if self._world is not None:
+            self._world.remove_field_observer(self._on_field)
+            self._world.remove_structure_observer(self._on_structure)
+        self.beginResetModel()
+        self._world = world
+        self._root = Item(None)
+        self._nodes.clear()
+        with self._lock:
+            self._pending.clear()
+        if world is not None:
+            for node in world.nodes:
+                self._root.children.append(self._build(self._root, node))
+        self.endResetModel()
+        if world is not None:
+            world.add_field_observer(self._on_field)
+            world.add_structure_observer(self._on_structure)
+
+    def _build(self, parent: Item, node: BaseNode) -> NodeItem:
+        item = NodeItem(parent, node)
+        item.fields = {}  # type: ignore[attr-defined]
+        self._nodes[id(node)] = item
+        if node.is_use or node.is_opaque:
+            return item
+        for name, spec in node.spec.fields.items():  # type: ignore[union-attr]
+            value = node.get(name)  # type: ignore[attr-defined]
+            fitem = FieldItem(item, name, spec.type, value)
+            item.children.append(fitem)
+            item.fields[name] = fitem  # type: ignore[attr-defined]
+            if spec.type == "SFNode":
+                if value is not None:
+                    fitem.children.append(self._build(fitem, value))
+            elif spec.type == "MFNode":
+                fitem.children.extend(self._build(fitem, n) for n in value)
+            elif spec.type.startswith("MF"):
+                fitem.children.extend(ValueItem(fitem) for _ in value)
+        return item
+
+    def _forget(self, item: Item) -> None:
+        if isinstance(item, NodeItem) and self._nodes.get(id(item.node)) is item:
+            del self._nodes[id(item.node)]
+        for child in item.children:
+            self._forget(child)
+
+    # ------------------------------------------------------- Qt interface
+    def index(self, row: int, column: int, parent: QModelIndex = _NO_PARENT) -> QModelIndex:
+        item = self.item(parent)
+        if item is None or not 0 <= row < len(item.children) or not 0 <= column < 2:
+            return QModelIndex()
+        return self.createIndex(row, column, item.children[row])
+
+    def parent(self, index: QModelIndex = _NO_PARENT) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        item = index.internalPointer()
+        if item.parent is None or item.parent is self._root:
+            return QModelIndex()
+        return self.createIndex(item.parent.row(), 0, item.parent)
+
+    def rowCount(self, parent: QModelIndex = _NO_PARENT) -> int:  # noqa: N802
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        item = self.item(parent)
+        return 0 if item is None else len(item.children)
+
+    def columnCount(self, parent: QModelIndex = _NO_PARENT) -> int:  # noqa: N802
+        return 2
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return ("Node / field", "Value")[section]
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = index.internalPointer()
+        if role == KIND_ROLE:
+            return item.kind
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(item, index.column())
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(item, FieldItem):
+                return f"{item.type} {item.name}"
+            if isinstance(item, NodeItem):
+                return item.node.path()
+        return None
+
+    @staticmethod
+    def _text(item: Item, column: int) -> str:
+        if isinstance(item, NodeItem):
+            if column == 0:
+                return node_label(item.node)
+            node = item.node
+            if not node.is_use and not node.is_opaque and node.is_a("Solid"):
+                return format_sf("SFString", node.get("name"))  # type: ignore[attr-defined]
+            return ""
+        if isinstance(item, FieldItem):
+            if column == 0:
+                return item.name
+            if item.type.startswith("MF"):
+                n = len(item.value)
+                return f"{n} item" + ("" if n == 1 else "s")
+            return format_sf(item.type, item.value)
+        if isinstance(item, ValueItem):
+            if column == 0:
+                return f"[{item.row()}]"
+            return format_sf("SF" + item.field_item.type[2:], item.value)
+        return ""
+
+    # ----------------------------------------------------------- lookups
+    def item(self, index: QModelIndex) -> Item | None:
+        """The mirror item of ``index`` (the invisible root for an invalid index)."""
+        if not index.isValid():
+            return self._root
+        return index.internalPointer()
+
+    def index_of(self, item: Item, column: int = 0) -> QModelIndex:
+        """The model index of a mirror item."""
+        if item is self._root or item.parent is None:
+            return QModelIndex()
+        return self.createIndex(item.row(), column, item)
+
+    def node_index(self, node: BaseNode) -> QModelIndex:
+        """Index of ``node``'s row (invalid if not shown)."""
+        item = self._nodes.get(id(node))
+        return QModelIndex() if item is None else self.index_of(item)
+
+    def field_index(self, node: BaseNode, name: str) -> QModelIndex:
+        """Index of the row of field ``name`` of ``node`` (invalid if not shown)."""
+        item = self._nodes.get(id(node))
+        fields = getattr(item, "fields", {})
+        return self.index_of(fields[name]) if name in fields else QModelIndex()
+
+    def field_item(self, node: BaseNode, name: str) -> FieldItem | None:
+        """The mirror row of field ``name`` of ``node``."""
+        item = self._nodes.get(id(node))
+        return getattr(item, "fields", {}).get(name)
+
+    # ------------------------------------------------- notifications
+    def _on_field(self, node: BaseNode, name: str, old: Any, new: Any) -> None:
+        self._enqueue(("field", node, name, new))
+
+    def _on_structure(self, event: str, parent: BaseNode | None, name: str | None,
+                      index: int, node: BaseNode) -> None:
+        if parent is None:  # nested changes arrive as field notifications too
+            self._enqueue((event, index, node))
+
+    def _enqueue(self, event: tuple) -> None:
+        with self._lock:
+            self._pending.append(event)
+            wake = not self._scheduled
+            self._scheduled = True
+        if QThread.currentThread() is self.thread():
+            self._drain()
+        elif wake:
+            self._wake.emit()
+
+    def _drain(self) -> None:
+        """Apply every queued notification (GUI thread)."""
+        with self._lock:
+            events, self._pending = self._pending, []
+            self._scheduled = False
+        dirty: dict[int, Item] = {}
+        for event in events:
+            if event[0] == "field":
+                self._apply_field(event[1], event[2], event[3], dirty)
+            elif event[0] == "added":
+                self._root_added(event[1], event[2])
+            else:
+                self._root_removed(event[2])
+        for item in dirty.values():
+            if item.parent is not None and (not isinstance(item, NodeItem)
+                                            or self._nodes.get(id(item.node)) is item):
+                self._changed(item)
+
+    def _changed(self, item: Item) -> None:
+        self.dataChanged.emit(self.index_of(item, 0), self.index_of(item, 1))
+
+    def _root_added(self, index: int, node: BaseNode) -> None:
+        if id(node) in self._nodes:
+            return
+        index = min(index, len(self._root.children))
+        self.beginInsertRows(QModelIndex(), index, index)
+        self._root.children.insert(index, self._build(self._root, node))
+        self.endInsertRows()
+
+    def _root_removed(self, node: BaseNode) -> None:
+        item = self._nodes.get(id(node))
+        if item is None or item.parent is not self._root:
+            return
+        row = item.row()
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._root.children[row]
+        self._forget(item)
+        self.endRemoveRows()
+
+    def _apply_field(self, node: BaseNode, name: str, new: Any, dirty: dict[int, Item]) -> None:
+        nitem = self._nodes.get(id(node))
+        if nitem is None:
+            return
+        if name == DEF_FIELD:
+            dirty[id(nitem)] = nitem
+            for other in self._nodes.values():
+                if other.node.is_use and other.node.target is node:  # type: ignore[attr-defined]
+                    dirty[id(other)] = other
+            return
+        fitem = nitem.fields.get(name)  # type: ignore[attr-defined]
+        if fitem is None:
+            return
+        fitem.value = new
+        if fitem.type == "SFNode":
+            self._sync_nodes(fitem, () if new is None else (new,))
+        elif fitem.type == "MFNode":
+            self._sync_nodes(fitem, new)
+        elif fitem.type.startswith("MF"):
+            self._sync_values(fitem, dirty)
+        dirty[id(fitem)] = fitem
+        if name == "name":
+            dirty[id(nitem)] = nitem
+
+    def _sync_values(self, fitem: FieldItem, dirty: dict[int, Item]) -> None:
+        parent, have, want = self.index_of(fitem), len(fitem.children), len(fitem.value)
+        if want > have:
+            self.beginInsertRows(parent, have, want - 1)
+            fitem.children.extend(ValueItem(fitem) for _ in range(want - have))
+            self.endInsertRows()
+        elif want < have:
+            self.beginRemoveRows(parent, want, have - 1)
+            del fitem.children[want:]
+            self.endRemoveRows()
+        for child in fitem.children:
+            dirty[id(child)] = child
+
+    def _sync_nodes(self, fitem: FieldItem, nodes: tuple) -> None:
+        """Make ``fitem``'s node rows match ``nodes`` with minimal row changes."""
+        parent = self.index_of(fitem)
+        wanted = {id(n) for n in nodes}
+        for row in reversed(range(len(fitem.children))):
+            child = fitem.children[row]
+            if id(child.node) not in wanted:  # type: ignore[attr-defined]
+                self.beginRemoveRows(parent, row, row)
+                del fitem.children[row]
+                self._forget(child)
+                self.endRemoveRows()
+        current = [id(c.node) for c in fitem.children]  # type: ignore[attr-defined]
+        present = set(current)
+        if current != [id(n) for n in nodes if id(n) in present]:  # reordered: rebuild
+            if fitem.children:
+                self.beginRemoveRows(parent, 0, len(fitem.children) - 1)
+                for child in fitem.children:
+                    self._forget(child)
+                fitem.children.clear()
+                self.endRemoveRows()
+        for row, node in enumerate(nodes):
+            if row < len(fitem.children) and fitem.children[row].node is node:  # type: ignore[attr-defined]
+                continue
+            self.beginInsertRows(parent, row, row)
+            fitem.children.insert(row, self._build(fitem, node))
+            self.endInsertRows()
+
+    # ------------------------------------------------------------ frames
+    def apply_frame(self, frame: Any) -> None:
+        """Show the poses of moving Solids from an engine frame (``frame.poses``:
+        Solid node -> (pos (3,), R (3, 3)) in world coordinates) as local
+        translation/rotation values; only ``dataChanged`` is emitted. Poses equal
+        to the shown values up to rounding (static Solids) leave the rows alone."""
+        world_poses: Mapping = getattr(frame, "poses", frame)
+        transforms = {id(n): poses.as_transform(p) for n, p in world_poses.items()}
+        for node in world_poses:
+            nitem = self._nodes.get(id(node))
+            fields = getattr(nitem, "fields", {})
+            if "translation" not in fields or "rotation" not in fields:
+                continue
+            t, r = poses.local_pose(self._parent_world(node, transforms), transforms[id(node)])
+            shown_t, shown_r = fields["translation"].value, fields["rotation"].value
+            if not np.allclose(shown_t, t, rtol=0.0, atol=SAME_POSE):
+                fields["translation"].value = t
+                self._changed(fields["translation"])
+            if not np.allclose(poses.axis_angle_to_matrix(shown_r),
+                               poses.axis_angle_to_matrix(r), rtol=0.0, atol=SAME_POSE):
+                fields["rotation"].value = r
+                self._changed(fields["rotation"])
+
+    def _parent_world(self, node: BaseNode, transforms: dict) -> poses.Transform:
+        """World transform of ``node``'s parent frame: the nearest ancestor pose in the
+        frame, composed with the displayed translation/rotation of the nodes between."""
+        chain: list[poses.Transform] = []
+        base: poses.Transform = (np.eye(3), np.zeros(3))
+        ancestor = node.parent
+        while ancestor is not None:
+            if id(ancestor) in transforms:
+                base = transforms[id(ancestor)]
+                break
+            fields = getattr(self._nodes.get(id(ancestor)), "fields", {})
+            if "translation" in fields and "rotation" in fields:
+                chain.append((poses.axis_angle_to_matrix(fields["rotation"].value),
+                              np.asarray(fields["translation"].value, dtype=np.float64)))
+            ancestor = ancestor.parent
+        for local in reversed(chain):
+            base = poses.compose(base, local)
+        return base

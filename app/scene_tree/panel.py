@@ -1,0 +1,196 @@
+"""`FieldEditorPanel`: the editor below the tree for the selected row (as in Webots).
+
+A field row gets the editor of its type, an MF item row the MF editor with
+that item selected, a node row a DEF-name editor. Edits go to the
+`SceneTreeController`; rejected values leave the world unchanged, the editor
+shows the current value again and the message appears in red.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from app.scene_tree.controller import SceneTreeController
+from app.scene_tree.editors import make_sf_editor
+from app.scene_tree.items import FieldItem, Item, NodeItem, ValueItem
+from app.scene_tree.mf_editor import MFEditor, NodeFieldEditor, NodeListEditor
+from app.scene_tree.model import SceneTreeModel
+from app.scene_tree.node_picker import pick_node
+from app.scene_tree.plugin_dialog import PluginSelectDialog
+from engine.world import DEF_FIELD, Node, UseNode, WorldError
+
+
+class FieldEditorPanel(QWidget):
+    """Shows and edits the selected field, MF item or node."""
+
+    edit_plugin_requested = Signal(str)
+
+    def __init__(self, controller: SceneTreeController, model: SceneTreeModel,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.model = model
+        #: node chooser ``(parent, types, uses, allow_null) -> choice | None`` (tests replace it)
+        self.pick_node = pick_node
+        self.item: Item | None = None
+        self.editor: QWidget | None = None
+        layout = QVBoxLayout(self)
+        self.title = QLabel(self)
+        self.error = QLabel(self)
+        self.error.setStyleSheet("color: #c00000;")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.title)
+        self.body = QVBoxLayout()
+        layout.addLayout(self.body)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        controller.error_occurred.connect(self.show_error)
+        for signal in (model.dataChanged, model.rowsInserted, model.rowsRemoved,
+                       model.modelReset):
+            signal.connect(self._model_changed)
+
+    # --------------------------------------------------------- messages
+    def show_error(self, message: str) -> None:
+        """Show an error message and the current (unchanged) value."""
+        self.error.setText(message)
+        self.refresh()
+
+    # -------------------------------------------------------- selection
+    def show_item(self, item: Item | None) -> None:
+        """Edit ``item`` (a FieldItem, ValueItem or NodeItem; None clears)."""
+        if self.editor is not None:
+            self.editor.setParent(None)  # type: ignore[call-overload]
+            self.editor.deleteLater()
+            self.editor = None
+        self.item = item
+        self.error.clear()
+        self.title.clear()
+        field = item.field_item if isinstance(item, ValueItem) else item
+        if isinstance(field, FieldItem):
+            self.title.setText(f"{field.node.label()}  {field.type} {field.name}")
+            self.editor = self._field_editor(field)
+        elif isinstance(item, NodeItem):
+            self.title.setText(item.node.path())
+            self.editor = self._node_editor(item)
+        if self.editor is not None:
+            self.body.addWidget(self.editor)
+        self.refresh()
+
+    def _field_editor(self, field: FieldItem) -> QWidget | None:
+        node, name = field.node, field.name
+        if node.is_use:
+            return None
+        choices = node.spec.fields[name].choices  # type: ignore[union-attr]
+        if field.type == "SFNode":
+            editor = NodeFieldEditor(self)
+            editor.pick_requested.connect(lambda: self._pick_sf_node(field))
+            editor.clear_requested.connect(lambda: self._set(field, None, False))
+        elif field.type == "MFNode":
+            editor = NodeListEditor(self)
+            editor.add_requested.connect(lambda: self._add_mf_node(field))
+            editor.remove_requested.connect(self.controller.remove_node)
+            editor.edited.connect(lambda v, m: self._set(field, v, m))
+        elif field.type.startswith("MF"):
+            editor = MFEditor(field.type, choices, self)
+            editor.edited.connect(lambda v, m: self._set(field, v, m))
+        else:
+            physics = node.type_name == "WorldInfo" and name == "physics"
+            editor = make_sf_editor(field.type, choices, physics, self)
+            editor.edited.connect(lambda v, m: self._set(field, v, m))
+            if physics:
+                editor.select_requested.connect(lambda: self.select_plugin(field))
+        return editor
+
+    def _node_editor(self, item: NodeItem) -> QWidget | None:
+        if item.node.is_use:
+            return QLabel(f"USE of {item.node.target.path()}", self)  # type: ignore[attr-defined]
+        editor = QLineEdit(self)
+        editor.setPlaceholderText("DEF name")
+        editor.editingFinished.connect(lambda: self._rename(item, editor.text().strip()))
+        return editor
+
+    # ------------------------------------------------------------ edits
+    def _set(self, field: FieldItem, value: Any, merge: bool) -> None:
+        if self.controller.set_field(field.node, field.name, value, merge):
+            self.error.clear()
+        self.refresh()
+
+    def _rename(self, item: NodeItem, text: str) -> None:
+        name = text or None
+        if name != item.node.def_name:
+            self.controller.set_field(item.node, DEF_FIELD, name)
+            self.refresh()
+
+    def _pick_sf_node(self, field: FieldItem) -> None:
+        types = self.controller.legal_types(field.node, field.name)
+        uses = self.controller.use_candidates(field.node, field.name)
+        choice = self.pick_node(self, types, uses, True)
+        if choice is None:
+            return
+        kind, value = choice
+        try:
+            node = None if kind == "null" else Node(value) if kind == "type" else UseNode(value)
+        except WorldError as exc:
+            self.show_error(str(exc))
+            return
+        self._set(field, node, False)
+
+    def _add_mf_node(self, field: FieldItem) -> None:
+        types = self.controller.legal_types(field.node, field.name)
+        uses = self.controller.use_candidates(field.node, field.name)
+        choice = self.pick_node(self, types, uses, False)
+        if choice is None:
+            return
+        if choice[0] == "use":
+            self.controller.add_use(field, choice[1])  # type: ignore[arg-type]
+        else:
+            self.controller.add_node(field, choice[1])  # type: ignore[arg-type]
+
+    def plugin_dialog(self, field: FieldItem) -> PluginSelectDialog:
+        """The Select... dialog for WorldInfo.physics (its Edit button is forwarded)."""
+        dialog = PluginSelectDialog(self.controller.world_path, field.value, parent=self)
+        dialog.edit_requested.connect(self.edit_plugin_requested)
+        return dialog
+
+    def select_plugin(self, field: FieldItem, dialog: PluginSelectDialog | None = None) -> None:
+        """Run the Select... dialog; OK sets WorldInfo.physics (undoable)."""
+        dialog = dialog or self.plugin_dialog(field)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self._set(field, dialog.selected, False)
+
+    # ---------------------------------------------------------- refresh
+    def _attached(self, item: Item | None) -> bool:
+        while item is not None and item.parent is not None:
+            if item not in item.parent.children:
+                return False
+            item = item.parent
+        return item is not None and item is self.model.item(QModelIndex())
+
+    def _model_changed(self, *args: object) -> None:
+        if self.item is not None and not self._attached(self.item):
+            self.show_item(None)
+        else:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Show the current value of the edited field in the editor."""
+        item, editor = self.item, self.editor
+        if item is None or editor is None:
+            return
+        if isinstance(item, NodeItem) and isinstance(editor, QLineEdit):
+            if not editor.hasFocus() or editor.text() == (item.node.def_name or ""):
+                editor.setText(item.node.def_name or "")
+            return
+        field = item.field_item if isinstance(item, ValueItem) else item
+        if not isinstance(field, FieldItem):
+            return
+        if isinstance(editor, MFEditor | NodeListEditor):
+            row = item.row() if isinstance(item, ValueItem) else None
+            editor.set_value(field.value, row)
+            if isinstance(item, ValueItem):
+                self.item = field  # keep following list edits, not the first item row
+        elif hasattr(editor, "set_value"):
+            editor.set_value(field.value)

@@ -1,0 +1,79 @@
+"""`PluginSelectDialog`: Webots' WorldInfo.physics "Select..." dialog.
+
+Lists ``list_plugins(world_path)`` ("<none>" first, then the plugin folders of
+the world's project, the bundled plugins and ODEON_PLUGIN_PATH). Double-click
+or OK accepts; the Edit button emits ``edit_requested(name)`` so the main
+window opens the plugin source. `select_physics_plugin` runs the dialog and
+sets the field through the controller (undoable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.plugins.discovery import NO_PLUGIN, list_plugins
+
+TITLE = "Physics plugins choice"
+PROMPT = ("Please select a plugin from the list "
+          "(takes effect only after you save and reload the world)")
+
+
+class PluginSelectDialog(QDialog):
+    """Choose a physics plugin name for WorldInfo.physics."""
+
+    edit_requested = Signal(str)
+
+    def __init__(self, world_path: str | None, current: str = NO_PLUGIN,
+                 lister: Callable[[str | None], list[str]] = list_plugins,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(TITLE)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(PROMPT, self))
+        self.list = QListWidget(self)
+        layout.addWidget(self.list)
+        names = list(lister(world_path))
+        if NO_PLUGIN in names:
+            names.remove(NO_PLUGIN)
+        self.list.addItems([NO_PLUGIN, *names])
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.edit_button = QPushButton("Edit", self)
+        self.buttons.addButton(self.edit_button, QDialogButtonBox.ButtonRole.ActionRole)
+        layout.addWidget(self.buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.selected))
+        self.list.itemDoubleClicked.connect(lambda _item: self.accept())
+        self.list.currentRowChanged.connect(self._update)
+        items = self.list.findItems(current or NO_PLUGIN, Qt.MatchFlag.MatchExactly)
+        self.list.setCurrentItem(items[0] if items else self.list.item(0))
+        self._update()
+
+    def names(self) -> list[str]:
+        """The names listed, in order ("<none>" first)."""
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    @property
+    def selected(self) -> str:
+        """The selected name ("<none>" for no plugin)."""
+        item = self.list.currentItem()
+        return NO_PLUGIN if item is None else item.text()
+
+    def select(self, name: str) -> None:
+        """Select ``name`` in the list."""
+        self.list.setCurrentRow(self.names().index(name))
+
+    def _update(self) -> None:
+        self.edit_button.setEnabled(self.selected != NO_PLUGIN)

@@ -1,0 +1,76 @@
+"""RunnerBridge: the runner's events as Qt signals delivered in the GUI thread."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QThread
+
+from app.runner import EngineRunner
+from app.runner_qt import RunnerBridge
+from tests.app.test_runner import TIMEOUT, make_project, sync
+
+WAIT_MS = int(TIMEOUT * 1000)
+
+
+@pytest.fixture
+def bridge(qtbot, tmp_path):
+    runner = EngineRunner(str(make_project(tmp_path, fail_at=80.0)))
+    b = RunnerBridge(runner)
+    yield b
+    b.close()
+    runner.stop()
+    assert not runner.thread.is_alive()
+
+
+
+
+def test_frames_arrive_in_the_gui_thread_on_the_timer(qtbot, bridge) -> None:
+    gui = QThread.currentThread()
+    seen = []
+    bridge.frame_ready.connect(lambda f: seen.append((QThread.currentThread(), f)))
+    bridge.start()
+    bridge.runner.run_fast()
+    with qtbot.waitSignal(bridge.frame_ready, timeout=WAIT_MS,
+                          check_params_cb=lambda f: f.time_ms > 40):
+        pass
+    assert bridge.timer.isActive() and bridge.timer.interval() == 16
+    assert all(thread is gui for thread, _ in seen)
+    times = [f.time_ms for _, f in seen]
+    assert times == sorted(times) and len(set(map(id, (f for _, f in seen)))) == len(seen)
+
+
+def test_poll_emits_only_new_frames(qtbot, bridge) -> None:
+    assert bridge.poll() is True        # the first frame
+    assert bridge.poll() is False       # nothing new
+    bridge.runner.step_once()
+    sync(bridge.runner)
+    with qtbot.waitSignal(bridge.frame_ready, timeout=WAIT_MS) as blocker:
+        assert bridge.poll() is True
+    assert blocker.args[0].steps == 1
+
+
+def test_state_console_and_error_signals_are_queued_to_the_gui_thread(qtbot, bridge) -> None:
+    gui = QThread.currentThread()
+    got: dict[str, list] = {"state": [], "console": [], "error": []}
+    threads = []
+
+    def recorder(kind: str):
+        def slot(*args) -> None:
+            threads.append(QThread.currentThread())
+            got[kind].append(args)
+        return slot
+
+    bridge.state_changed.connect(recorder("state"))
+    bridge.console_line.connect(recorder("console"))
+    bridge.plugin_error.connect(recorder("error"))
+    with qtbot.waitSignal(bridge.state_changed, timeout=WAIT_MS,
+                          check_params_cb=lambda mode: mode == "fast"):
+        bridge.runner.run_fast()
+    # the probe plugin fails at 80 ms: a console traceback, an error, a pause
+    qtbot.waitUntil(lambda: ("paused",) in got["state"] and bool(got["error"]),
+                    timeout=WAIT_MS)
+    assert got["state"] == [("fast",), ("paused",)]
+    assert "probe failure" in got["error"][0][0].message
+    assert any(source == "plugin-error" for source, _ in got["console"]), got["console"]
+    assert threads and all(t is gui for t in threads)
+    assert "probe failure" in bridge.runner.latest_frame().pause_message
