@@ -1,0 +1,368 @@
+"""The console dock: simulator, parser and physics-plugin lines (DESIGN.md section 6).
+
+Lines arrive as ``(source, text)`` pairs, exactly as `engine.sim.Console`
+prints them; the main window forwards every console line (in the GUI thread)
+with `ConsoleDock.append`. As in Webots, the text ``"\\f"`` clears the console.
+
+* Sources: ``"physics"`` (plugin output, already prefixed ``"<plugin>: "``),
+  ``"plugin-error"`` (failures and tracebacks), ``"parsing"``, ``"odeon"``
+  (the simulator) and any other tag. Lines starting with ``WARNING`` are
+  warnings, ``plugin-error`` lines and lines starting with ``ERROR`` are errors.
+* ``file:line`` locations in error lines (``/x/p.py:12: ...`` and traceback
+  lines ``File "/x/p.py", line 12, in ...``) are links: clicking one emits
+  `ConsoleDock.open_location` ``(path, line)``; `ConsoleDock.append_error`
+  shows a `engine.plugins.PluginError` record with its location as a link.
+* A filter combo box (All, Physics plugins, Errors, Warnings, Parsing, Odeon,
+  Others) hides the other lines; Clear empties the console.
+* Floods: lines are queued and written in batches (at most every
+  ``FLUSH_MS``); the view and the kept history are bounded by ``max_lines``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from PySide6.QtCore import QPoint, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+#: Filter names in combo-box order; each maps to a category tested by `_Entry.matches`.
+FILTERS = ("All", "Physics plugins", "Errors", "Warnings", "Parsing", "Odeon", "Others")
+#: Sources with a filter of their own (everything else is "Others").
+_KNOWN_SOURCES = {"physics", "plugin-error", "parsing", "odeon"}
+#: Milliseconds between batched writes to the view.
+FLUSH_MS = 50
+
+# "/path/file.py:12: message" at the start of a line, or a traceback frame line.
+_LOCATION_RE = re.compile(r"^(?P<path>[^\s:\"][^:\"]*\.py):(?P<line>\d+)")
+_FRAME_RE = re.compile(r"File \"(?P<path>[^\"]+)\", line (?P<line>\d+)")
+
+_ERROR_COLOR = QColor(200, 30, 30)
+_WARNING_COLOR = QColor(190, 120, 0)
+_LINK_COLOR = QColor(30, 90, 200)
+
+
+class ErrorRecord(Protocol):
+    """What `ConsoleDock.append_error` needs of an error (e.g. `PluginError`)."""
+
+    file: str | None
+    line: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One kept console line and where its link (if any) points."""
+
+    source: str
+    text: str
+    link: tuple[int, int, str, int] | None  # (start, end, path, line) in text
+
+    @property
+    def is_error(self) -> bool:
+        return self.source == "plugin-error" or self.text.lstrip().startswith("ERROR")
+
+    @property
+    def is_warning(self) -> bool:
+        return self.text.lstrip().startswith("WARNING")
+
+    def matches(self, filter_name: str) -> bool:
+        """True when the line shows under filter ``filter_name`` (one of `FILTERS`)."""
+        if filter_name == "All":
+            return True
+        if filter_name == "Physics plugins":
+            return self.source in ("physics", "plugin-error")
+        if filter_name == "Errors":
+            return self.is_error
+        if filter_name == "Warnings":
+            return self.is_warning
+        if filter_name == "Parsing":
+            return self.source == "parsing"
+        if filter_name == "Odeon":
+            return self.source == "odeon"
+        return self.source not in _KNOWN_SOURCES
+
+
+def find_link(text: str) -> tuple[int, int, str, int] | None:
+    """The ``(start, end, path, line)`` of the first file location in ``text``
+    (``path.py:N`` at the start, or ``File "path", line N``), None if none."""
+    m = _LOCATION_RE.match(text) or _FRAME_RE.search(text)
+    if m is None:
+        return None
+    return m.start(), m.end(), m.group("path"), int(m.group("line"))
+
+
+def location_href(path: str, line: int) -> str:
+    """The anchor of a link to ``path`` at ``line`` (a ``file:`` URL with ``#line``)."""
+    url = QUrl.fromLocalFile(path)
+    url.setFragment(str(line))
+    return url.toString()
+
+
+def parse_href(href: str) -> tuple[str, int] | None:
+    """``(path, line)`` of an anchor made by `location_href` (None otherwise)."""
+    url = QUrl(href)
+    if not url.isLocalFile():
+        return None
+    try:
+        line = int(url.fragment())
+    except ValueError:
+        return None
+    return url.toLocalFile(), line
+
+
+class ConsoleView(QPlainTextEdit):
+    """Read-only text with clickable location links (``linkActivated(href)``)."""
+
+    linkActivated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setUndoRedoEnabled(False)
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                     | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        font = QFont("monospace")
+        font.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.setFont(font)
+        self.viewport().setMouseTracking(True)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        """Pointing-hand cursor over links."""
+        href = self.anchorAt(event.position().toPoint())
+        shape = Qt.CursorShape.PointingHandCursor if href else Qt.CursorShape.IBeamCursor
+        self.viewport().setCursor(shape)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        """A left click on a link (without a selection drag) activates it."""
+        if event.button() == Qt.MouseButton.LeftButton and not self.textCursor().hasSelection():
+            href = self.anchorAt(event.position().toPoint())
+            if href:
+                self.linkActivated.emit(href)
+        super().mouseReleaseEvent(event)
+
+
+class ConsoleDock(QDockWidget):
+    """The console: ``append(source, text)`` for lines, ``append_error(record)``
+    for error records; emits ``open_location(path, line)`` on link clicks."""
+
+    open_location = Signal(str, int)
+
+    def __init__(self, parent: QWidget | None = None, max_lines: int = 5000) -> None:
+        super().__init__("Console", parent)
+        self.setObjectName("ConsoleDock")
+        self.max_lines = max_lines
+        self._entries: deque[_Entry] = deque(maxlen=max_lines)
+        self._pending: list[_Entry] = []
+        self._filter = "All"
+
+        self.view = ConsoleView()
+        self.view.setMaximumBlockCount(max_lines)
+        self.view.linkActivated.connect(self.activate_link)
+
+        self.filter_combo = QComboBox()
+        self.filter_combo.addItems(FILTERS)
+        self.filter_combo.setToolTip("Show only the lines of one kind")
+        self.filter_combo.currentTextChanged.connect(self.set_filter)
+
+        self.clear_action = QAction("Clear", self)
+        self.clear_action.setToolTip("Clear the console")
+        self.clear_action.triggered.connect(self.clear)
+        clear_button = QToolButton()
+        clear_button.setDefaultAction(self.clear_action)
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(QLabel("Filter:"))
+        bar.addWidget(self.filter_combo)
+        bar.addStretch(1)
+        bar.addWidget(clear_button)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.view)
+        self.setWidget(body)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._show_context_menu)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FLUSH_MS)
+        self._timer.timeout.connect(self.flush)
+
+    # ------------------------------------------------------------ input
+    def append(self, source: str, text: str) -> None:
+        """Add one line (queued; written within ``FLUSH_MS``). ``"\\f"`` clears.
+        Multi-line text becomes several lines of the same source."""
+        if text == "\f":
+            self.clear()
+            return
+        for line in text.split("\n"):
+            link = find_link(line) if self._linkable(source, line) else None
+            self._queue(_Entry(source, line, link))
+
+    def append_lines(self, lines: Iterable[tuple[str, str]]) -> None:
+        """`append` for each ``(source, text)`` (e.g. ``console.lines`` at start-up)."""
+        for source, text in lines:
+            self.append(source, text)
+
+    def append_error(self, error: ErrorRecord, source: str = "plugin-error") -> None:
+        """Show an error record: a ``file:line`` link line (when the location is
+        known), then the record's text (traceback frames are links too)."""
+        if error.file:
+            where = f"{error.file}:{error.line}" if error.line is not None else error.file
+            link = (0, len(where), error.file, error.line or 1)
+            first = error.text.splitlines()[-1] if error.text.strip() else ""
+            self._queue(_Entry(source, f"{where}: {first}".rstrip(": "), link))
+        for line in error.text.splitlines():
+            self._queue(_Entry(source, line, find_link(line)))
+
+    def clear(self) -> None:
+        """Remove every line (kept history and queue included)."""
+        self._entries.clear()
+        self._pending.clear()
+        self._timer.stop()
+        self.view.clear()
+
+    # ------------------------------------------------------------ output
+    def flush(self) -> None:
+        """Write the queued lines to the view now (one edit block)."""
+        self._timer.stop()
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        self._entries.extend(pending)
+        visible = [e for e in pending if e.matches(self._filter)]
+        self._write(visible[-self.max_lines:])
+
+    def set_filter(self, name: str) -> None:
+        """Show only the lines matching filter ``name`` (one of `FILTERS`)."""
+        if name not in FILTERS:
+            raise ValueError(f"unknown console filter '{name}'")
+        self.flush()
+        self._filter = name
+        if self.filter_combo.currentText() != name:
+            self.filter_combo.setCurrentText(name)
+        self.view.clear()
+        self._write([e for e in self._entries if e.matches(name)])
+
+    @property
+    def current_filter(self) -> str:
+        """The active filter name."""
+        return self._filter
+
+    def visible_lines(self) -> list[str]:
+        """The lines shown in the view (after `flush`), top to bottom."""
+        text = self.view.toPlainText()
+        return text.split("\n") if text else []
+
+    def kept_lines(self) -> list[tuple[str, str]]:
+        """Every kept ``(source, text)`` line, filter ignored (bounded by ``max_lines``)."""
+        self.flush()
+        return [(e.source, e.text) for e in self._entries]
+
+    def link_position(self, block_number: int) -> QPoint | None:
+        """Viewport position of the middle of the link in visible line
+        ``block_number`` (None when that line has no link); for tests and tools."""
+        block = self.view.document().findBlockByNumber(block_number)
+        if not block.isValid():
+            return None
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.charFormat().isAnchor():
+                cursor = QTextCursor(block)
+                cursor.setPosition(fragment.position() + fragment.length() // 2)
+                return self.view.cursorRect(cursor).center()
+            it += 1
+        return None
+
+    def activate_link(self, href: str) -> None:
+        """Emit `open_location` for a link anchor."""
+        target = parse_href(href)
+        if target is not None:
+            self.open_location.emit(*target)
+
+    def context_menu(self) -> QMenu:
+        """The view's menu: copy / select all, Clear, and a Filter submenu."""
+        menu = self.view.createStandardContextMenu()
+        menu.addSeparator()
+        menu.addAction(self.clear_action)
+        filters = menu.addMenu("Filter")
+        for name in FILTERS:
+            action = filters.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(name == self._filter)
+            action.triggered.connect(lambda _checked=False, n=name: self.set_filter(n))
+        return menu
+
+    # ----------------------------------------------------------- helpers
+    def _show_context_menu(self, pos: QPoint) -> None:
+        menu = self.context_menu()
+        menu.exec(self.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    @staticmethod
+    def _linkable(source: str, text: str) -> bool:
+        return source == "plugin-error" or "Traceback" in text or text.lstrip().startswith(
+            ("File ", "ERROR", "WARNING"))
+
+    def _queue(self, entry: _Entry) -> None:
+        self._pending.append(entry)
+        if len(self._pending) > 2 * self.max_lines:  # a flood: keep only what could show
+            del self._pending[:-self.max_lines]
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _write(self, entries: list[_Entry]) -> None:
+        if not entries:
+            return
+        doc_empty = self.view.document().isEmpty()
+        bar = self.view.verticalScrollBar()
+        at_bottom = bar.value() >= bar.maximum() - 2
+        cursor = QTextCursor(self.view.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.beginEditBlock()
+        for i, entry in enumerate(entries):
+            if i > 0 or not doc_empty:
+                cursor.insertBlock()
+            self._insert(cursor, entry)
+        cursor.endEditBlock()
+        if at_bottom:
+            bar.setValue(bar.maximum())
+
+    def _insert(self, cursor: QTextCursor, entry: _Entry) -> None:
+        fmt = QTextCharFormat()
+        if entry.is_error:
+            fmt.setForeground(_ERROR_COLOR)
+        elif entry.is_warning:
+            fmt.setForeground(_WARNING_COLOR)
+        if entry.link is None:
+            cursor.insertText(entry.text, fmt)
+            return
+        start, end, path, line = entry.link
+        link_fmt = QTextCharFormat(fmt)
+        link_fmt.setAnchor(True)
+        link_fmt.setAnchorHref(location_href(path, line))
+        link_fmt.setForeground(_LINK_COLOR)
+        link_fmt.setFontUnderline(True)
+        cursor.insertText(entry.text[:start], fmt)
+        cursor.insertText(entry.text[start:end], link_fmt)
+        cursor.insertText(entry.text[end:], fmt)

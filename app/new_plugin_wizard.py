@@ -1,0 +1,206 @@
+"""The New Physics Plugin wizard (File > New > New Physics Plugin..., as Webots).
+
+Asks for a name (default ``my_physics``, allowed ``[A-Za-z0-9_-]+``, the
+folder ``<project>/plugins/physics/<name>/`` must not exist), says why OK is
+disabled, lists what will be created, and on accept creates
+``<project>/plugins/physics/<name>/<name>.py`` from resources/plugin_template.py
+with the word ``template`` replaced by the name (as Webots does with its C
+template). The main window then sets ``WorldInfo.physics`` to the name and
+opens the file in the plugin editor when `NewPluginWizard.open_in_editor`.
+
+`create_plugin` does the work without a dialog.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+#: The template the wizard copies.
+TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "plugin_template.py"
+#: The name proposed by the wizard (as Webots).
+DEFAULT_NAME = "my_physics"
+_NAME_RE = re.compile(r"[A-Za-z0-9_-]+")
+_TEMPLATE_WORD = re.compile(r"\btemplate\b")
+
+
+class PluginNameError(ValueError):
+    """A plugin name that cannot be used (the message says why)."""
+
+
+def project_of_world(world_path: str | os.PathLike) -> Path:
+    """The project of a world file: ``<project>/worlds/x.wbt`` -> ``<project>``."""
+    return Path(os.path.abspath(world_path)).parent.parent
+
+
+def plugin_folder(project_dir: str | os.PathLike, name: str) -> Path:
+    """``<project>/plugins/physics/<name>``."""
+    return Path(project_dir) / "plugins" / "physics" / name
+
+
+def name_problem(project_dir: str | os.PathLike | None, name: str) -> str | None:
+    """Why ``name`` cannot be used for a new plugin of ``project_dir``, or None."""
+    if not name:
+        return "Please enter a name for the plugin."
+    if not _NAME_RE.fullmatch(name):
+        return ("The name may only contain letters, digits, '_' and '-' "
+                "(no spaces or other characters).")
+    if project_dir is None:
+        return "The world has no project folder: save the world first."
+    folder = plugin_folder(project_dir, name)
+    if folder.exists():
+        return f"A plugin folder with this name already exists: {folder}"
+    return None
+
+
+def plugin_source_text(name: str, template: Path = TEMPLATE) -> str:
+    """The template's text with the word ``template`` replaced by ``name``."""
+    return _TEMPLATE_WORD.sub(name, template.read_text(encoding="utf-8"))
+
+
+def create_plugin(project_dir: str | os.PathLike, name: str, template: Path = TEMPLATE) -> Path:
+    """Create ``<project>/plugins/physics/<name>/<name>.py`` from the template
+    (written atomically) and return its path. Raises `PluginNameError` for a
+    bad name or an existing folder, `OSError` when the files cannot be made."""
+    problem = name_problem(project_dir, name)
+    if problem is not None:
+        raise PluginNameError(problem)
+    text = plugin_source_text(name, template)
+    folder = plugin_folder(project_dir, name)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.mkdir()  # fails if someone created it meanwhile
+    target = folder / f"{name}.py"
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        if not any(folder.iterdir()):
+            folder.rmdir()
+        raise
+    return target
+
+
+class NewPluginWizard(QDialog):
+    """Asks for a new plugin's name and creates it on accept.
+
+    After `exec()` returned Accepted: `plugin_name`, `plugin_path` and
+    `open_in_editor` tell the main window what was made."""
+
+    def __init__(self, project_dir: str | os.PathLike | None, parent: QWidget | None = None,
+                 template: Path = TEMPLATE) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New Physics Plugin")
+        self.setObjectName("NewPluginWizard")
+        self.project_dir = Path(project_dir) if project_dir is not None else None
+        self.template = template
+        self.plugin_name: str | None = None
+        self.plugin_path: Path | None = None
+
+        intro = QLabel("This wizard creates a new physics plugin for the current project: "
+                       "a Python file with the plugin callbacks to fill in.")
+        intro.setWordWrap(True)
+        self.name_edit = QLineEdit(DEFAULT_NAME)
+        self.name_edit.setToolTip("Letters, digits, '_' and '-'")
+        self.problem_label = QLabel()
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: #b00020;")
+        self.summary_label = QLabel()
+        self.summary_label.setWordWrap(True)
+        self.open_box = QCheckBox()
+        self.open_box.setChecked(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        form = QFormLayout()
+        form.addRow("Plugin name:", self.name_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.problem_label)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.open_box)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+        self.name_edit.textChanged.connect(self._validate)
+        self.name_edit.selectAll()
+        self._validate()
+        self.resize(520, 260)
+
+    @property
+    def ok_button(self):
+        """The OK button (disabled while the name is unusable)."""
+        return self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+    @property
+    def open_in_editor(self) -> bool:
+        """True when the user wants the new file opened in the editor."""
+        return self.open_box.isChecked()
+
+    def problem(self) -> str | None:
+        """Why the current name cannot be used (None when it can)."""
+        return name_problem(self.project_dir, self.name_edit.text().strip())
+
+    def _validate(self, _text: str = "") -> None:
+        problem = self.problem()
+        self.ok_button.setEnabled(problem is None)
+        self.problem_label.setText(problem or "")
+        self.problem_label.setVisible(problem is not None)
+        name = self.name_edit.text().strip()
+        if problem is None and self.project_dir is not None:
+            folder = plugin_folder(self.project_dir, name)
+            self.summary_label.setText(f"The following will be created:\n  {folder}{os.sep}\n"
+                                       f"  {folder / (name + '.py')}")
+            self.open_box.setText(f"Open '{name}.py' in the plugin editor.")
+        else:
+            self.summary_label.setText("")
+            self.open_box.setText("Open the new plugin in the plugin editor.")
+
+    def accept(self) -> None:
+        """Create the plugin; stay open (with a message) if that fails."""
+        name = self.name_edit.text().strip()
+        if self.project_dir is None or self.problem() is not None:
+            self._validate()
+            return
+        try:
+            path = create_plugin(self.project_dir, name, self.template)
+        except (OSError, PluginNameError) as exc:
+            self.problem_label.setText(f"Could not create the plugin: {exc}")
+            self.problem_label.setVisible(True)
+            self.ok_button.setEnabled(False)
+            return
+        self.plugin_name, self.plugin_path = name, path
+        super().accept()
+
+    @classmethod
+    def run(cls, project_dir: str | os.PathLike | None,
+            parent: QWidget | None = None) -> tuple[str, Path, bool] | None:
+        """Show the wizard modally: ``(name, path, open_in_editor)`` or None."""
+        if project_dir is None:
+            QMessageBox.information(parent, "New Physics Plugin",
+                                    "Save the world in a project first (<project>/worlds/).")
+            return None
+        wizard = cls(project_dir, parent)
+        if wizard.exec() != QDialog.DialogCode.Accepted or wizard.plugin_path is None:
+            return None
+        return wizard.plugin_name or "", wizard.plugin_path, wizard.open_in_editor

@@ -1,0 +1,249 @@
+"""The plots dock: live pyqtgraph plots of one Solid over simulated time.
+
+Three plots share the time axis (seconds): position ``x, y, z`` (m), linear
+velocity ``vx, vy, vz`` (m/s) and the magnitude of the total contact force on
+the Solid (N). The main window feeds every frame snapshot it draws with
+`PlotsDock.add_frame` and picks the Solid with `PlotsDock.set_solid` (or the
+user picks it in the dock's combo box, filled from the frames' Solids).
+
+A frame has ``time_ms``, ``poses`` (Solid node -> ``(pos (3,), R (3, 3))``)
+and ``contacts`` (objects with ``force`` ((3,) or None), ``solid1``,
+``solid2``); optionally ``velocities`` (Solid node -> linear velocity (3,) or
+``(linear (3,), angular (3,))``). Without velocities, the velocity is the
+finite difference of successive positions (nothing for the first frame).
+``force`` is the force on ``solid1``; ``solid2`` gets ``-force`` (as ODE's
+joint feedback f1 / f2), so the total is the magnitude of the vector sum.
+
+History is bounded to the last ``history_s`` seconds; a frame earlier than
+the last one (reset, reload) restarts the history. Curves are redrawn at
+most every ``REDRAW_MS`` (dirty flag + timer), or at once with `redraw`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
+
+#: Minimum milliseconds between two redraws (about 30 Hz).
+REDRAW_MS = 33
+#: Curve names (keys of `PlotsDock.curves`) and their pens.
+#: Combo-box data of the "(none)" entry (a None item data upsets PySide's refcounts).
+_NO_SOLID = -1
+_PENS = {"x": "r", "y": "g", "z": "b", "vx": "r", "vy": "g", "vz": "b", "force": "m"}
+
+
+class Contact(Protocol):
+    """A contact of a frame snapshot."""
+
+    force: Any  # (3,) or None
+    solid1: Any
+    solid2: Any
+
+
+class Frame(Protocol):
+    """A frame snapshot (see the module docstring)."""
+
+    time_ms: float
+    poses: Mapping[Any, tuple[Any, Any]]
+    contacts: Iterable[Contact]
+
+
+def solid_label(node: Any) -> str:
+    """A short name for a Solid node (``node.label()`` when it has one)."""
+    label = getattr(node, "label", None)
+    if callable(label):
+        try:
+            return str(label())
+        except Exception:  # noqa: BLE001 (a label is cosmetic)
+            pass
+    return str(node)
+
+
+def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
+    """Magnitude of the sum of the contact forces acting on ``node`` (N):
+    ``+force`` where it is ``solid1``, ``-force`` where it is ``solid2``."""
+    total = np.zeros(3)
+    for contact in contacts:
+        force = getattr(contact, "force", None)
+        if force is None:
+            continue
+        if contact.solid1 is node:
+            total += np.asarray(force, dtype=float)
+        elif contact.solid2 is node:
+            total -= np.asarray(force, dtype=float)
+    return float(np.linalg.norm(total))
+
+
+def given_velocity(frame: Any, node: Any) -> np.ndarray | None:
+    """The frame's linear velocity of ``node`` (3,), None when not given."""
+    velocities = getattr(frame, "velocities", None)
+    if not velocities or node not in velocities:
+        return None
+    value = velocities[node]
+    if isinstance(value, tuple | list) and len(value) == 2 and np.ndim(value[0]) == 1:
+        value = value[0]
+    return np.asarray(value, dtype=float).reshape(3)
+
+
+class PlotsDock(QDockWidget):
+    """Position, velocity and contact-force plots of the selected Solid."""
+
+    def __init__(self, parent: QWidget | None = None, history_s: float = 10.0) -> None:
+        super().__init__("Plots", parent)
+        self.setObjectName("PlotsDock")
+        self.history_s = history_s
+        self.solid: Hashable | None = None
+        # rows: t (s), x, y, z, vx, vy, vz, force
+        self._rows: deque[tuple[float, ...]] = deque()
+        self._last: tuple[float, np.ndarray] | None = None  # (t, pos) of the selected solid
+        self._known: list[Any] = []
+        self._known_ids: dict[int, int] = {}  # id(node) -> index in _known
+        self._dirty = False
+
+        self.combo = QComboBox()
+        self.combo.setToolTip("The Solid to plot")
+        self.combo.addItem("(none)", _NO_SOLID)
+        self.combo.activated.connect(self._on_combo)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Solid:"))
+        top.addWidget(self.combo, 1)
+
+        self.layout_widget = pg.GraphicsLayoutWidget()
+        self.plots: dict[str, pg.PlotItem] = {}
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        specs = (("position", "position (m)", ("x", "y", "z")),
+                 ("velocity", "velocity (m/s)", ("vx", "vy", "vz")),
+                 ("force", "contact force (N)", ("force",)))
+        for row, (key, label, names) in enumerate(specs):
+            plot = self.layout_widget.addPlot(row=row, col=0)
+            plot.setLabel("left", label)
+            plot.showGrid(x=True, y=True, alpha=0.3)
+            for axis in ("left", "bottom"):
+                plot.getAxis(axis).enableAutoSIPrefix(False)
+            if len(names) > 1:
+                plot.addLegend(offset=(-5, 5))
+            if row:
+                plot.setXLink(self.plots["position"])
+            self.plots[key] = plot
+            for name in names:
+                self.curves[name] = plot.plot([], [], pen=pg.mkPen(_PENS[name], width=1.5),
+                                              name=name)
+        self.plots["force"].setLabel("bottom", "simulated time (s)")
+
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.layout_widget, 1)
+        self.setWidget(body)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(REDRAW_MS)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    # ------------------------------------------------------------ input
+    def set_solid(self, node: Hashable | None) -> None:
+        """Plot ``node`` from now on (None: nothing); the history restarts."""
+        if node is not self.solid:
+            self.solid = node
+            self.clear()
+        if node is not None:
+            self._remember([node])
+        self.combo.setCurrentIndex(0 if node is None else max(self._combo_index(node), 0))
+
+    def add_frame(self, frame: Frame) -> None:
+        """Record the selected Solid's values at ``frame.time_ms`` (cheap: the
+        curves are refreshed by the redraw timer)."""
+        self._remember(frame.poses.keys())
+        node = self.solid
+        if node is None or node not in frame.poses:
+            return
+        t = float(frame.time_ms) / 1000.0
+        if self._last is not None and t == self._last[0]:
+            return  # the same snapshot again (paused)
+        if self._last is not None and t < self._last[0]:
+            self.clear()  # time went back: reset or reload
+        pos = np.asarray(frame.poses[node][0], dtype=float).reshape(3)
+        vel = given_velocity(frame, node)
+        if vel is None:
+            if self._last is None:
+                vel = np.full(3, np.nan)
+            else:
+                vel = (pos - self._last[1]) / (t - self._last[0])
+        force = contact_force_on(node, frame.contacts)
+        self._rows.append((t, *pos, *vel, force))
+        self._last = (t, pos)
+        while self._rows and self._rows[0][0] < t - self.history_s:
+            self._rows.popleft()
+        self._dirty = True
+
+    def clear(self) -> None:
+        """Forget the history (the curves empty at the next redraw)."""
+        self._rows.clear()
+        self._last = None
+        self._dirty = True
+
+    def forget_solids(self) -> None:
+        """A new world: forget the known Solids and the selection."""
+        self._known.clear()
+        self._known_ids.clear()
+        self.combo.clear()
+        self.combo.addItem("(none)", _NO_SOLID)
+        self.solid = None
+        self.clear()
+
+    # ----------------------------------------------------------- output
+    def data(self) -> np.ndarray:
+        """The history as an (n, 8) array: t (s), x, y, z, vx, vy, vz, force."""
+        if not self._rows:
+            return np.zeros((0, 8))
+        return np.array(self._rows, dtype=float)
+
+    def redraw(self) -> None:
+        """Push the history into the curves now."""
+        self._dirty = False
+        table = self.data()
+        t = table[:, 0]
+        for column, name in enumerate(("x", "y", "z", "vx", "vy", "vz", "force"), start=1):
+            y = table[:, column]
+            ok = np.isfinite(y)
+            self.curves[name].setData(t[ok], y[ok])
+
+    @property
+    def is_dirty(self) -> bool:
+        """True when the curves lag behind the history."""
+        return self._dirty
+
+    # ----------------------------------------------------------- helpers
+    def _tick(self) -> None:
+        if self._dirty and self.isVisible():
+            self.redraw()
+
+    def _remember(self, nodes: Iterable[Any]) -> None:
+        for node in nodes:
+            if id(node) not in self._known_ids:
+                self._known_ids[id(node)] = len(self._known)
+                self._known.append(node)
+                self.combo.addItem(solid_label(node), len(self._known) - 1)
+
+    def _combo_index(self, node: Any) -> int:
+        index = self._known_ids.get(id(node))
+        return -1 if index is None else self.combo.findData(index)
+
+    def _on_combo(self, index: int) -> None:
+        data = self.combo.itemData(index)
+        self.set_solid(None if data in (None, _NO_SOLID) else self._known[data])
