@@ -1,0 +1,12 @@
+"""The 3D viewport: `ViewportWidget` and the pieces it is made of.
+
+- widget.py: the QOpenGLWidget (paint order, frames, plugin passes, mouse, picking);
+- camera.py: orbit camera from a Webots Viewpoint; transforms.py: 4x4 maths;
+- scene.py: render scene built from an engine.world World; meshes.py: geometry meshes;
+- mesh_drawer.py: instanced shapes/boundingObjects; line_drawer.py: line batches;
+- overlays.py: grid, contacts/forces, trails; plugin_pass.py: plugin draw passes.
+"""
+
+from app.viewport.widget import ViewportWidget
+
+__all__ = ["ViewportWidget"]

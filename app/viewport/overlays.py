@@ -1,0 +1,114 @@
+"""Line geometry of the overlays: ground grid, contacts (points, normals, forces), trails.
+
+Pure numpy: each function returns ``(points (2k, 3), colors (2k, 4))`` for a
+`LineBatch`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+GRID_COLOR = (0.45, 0.45, 0.45, 1.0)
+CONTACT_COLOR = (1.0, 0.55, 0.0, 1.0)
+NORMAL_COLOR = (0.0, 1.0, 0.3, 1.0)
+FORCE_COLOR = (0.1, 0.4, 1.0, 1.0)
+TRAIL_COLORS = ((1.0, 0.2, 0.6, 1.0), (0.2, 0.9, 0.9, 1.0), (1.0, 0.9, 0.1, 1.0),
+                (0.6, 0.4, 1.0, 1.0))
+
+
+def grid_lines(extent: float = 10.0, spacing: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Lines of a square grid in the z = 0 plane, from -extent to +extent."""
+    v = np.arange(-extent, extent + spacing / 2, spacing)
+    n = len(v)
+    a = np.zeros((n, 2, 3))
+    a[:, 0, 0], a[:, 1, 0], a[:, :, 1] = -extent, extent, v[:, None]
+    b = a[:, :, [1, 0, 2]]
+    pts = np.concatenate([a, b]).reshape(-1, 3)
+    return pts, np.tile(GRID_COLOR, (len(pts), 1))
+
+
+def arrows(start: np.ndarray, vec: np.ndarray) -> np.ndarray:
+    """(k * 6, 3) segments of k arrows: shaft plus two head strokes (20 % of the length)."""
+    end = start + vec
+    length = np.linalg.norm(vec, axis=1, keepdims=True)
+    d = vec / np.where(length > 1e-12, length, 1.0)
+    side = np.cross(d, [0.0, 0.0, 1.0])
+    vertical = np.linalg.norm(side, axis=1) < 1e-6
+    side[vertical] = np.cross(d[vertical], [1.0, 0.0, 0.0])
+    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-12)
+    head = 0.2 * length
+    back = end - head * d
+    segs = np.stack([start, end, end, back + 0.5 * head * side, end, back - 0.5 * head * side], 1)
+    return segs[length[:, 0] > 1e-9].reshape(-1, 3)
+
+
+def contact_lines(contacts: Iterable[Any], show_points: bool, show_forces: bool,
+                  point_size: float = 0.03, normal_length: float = 0.1,
+                  force_scale: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """Contact crosses and normals (``show_points``) and force arrows (``show_forces``).
+
+    Each contact has ``pos`` (3,), ``normal`` (3,), ``depth`` and ``force``
+    ((3,) in newtons or None); arrows are ``force * force_scale`` metres long.
+    """
+    contacts = list(contacts)
+    pts: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    if contacts and show_points:
+        P = np.array([c.pos for c in contacts], dtype=float).reshape(-1, 3)
+        N = np.array([c.normal for c in contacts], dtype=float).reshape(-1, 3)
+        h = point_size / 2 * np.eye(3)
+        cross = np.stack([P - h[0], P + h[0], P - h[1], P + h[1], P - h[2], P + h[2]], 1)
+        pts += [cross.reshape(-1, 3), np.stack([P, P + normal_length * N], 1).reshape(-1, 3)]
+        cols += [np.tile(CONTACT_COLOR, (6 * len(P), 1)), np.tile(NORMAL_COLOR, (2 * len(P), 1))]
+    with_force = [c for c in contacts if getattr(c, "force", None) is not None]
+    if with_force and show_forces:
+        P = np.array([c.pos for c in with_force], dtype=float).reshape(-1, 3)
+        F = np.array([c.force for c in with_force], dtype=float).reshape(-1, 3)
+        seg = arrows(P, F * force_scale)
+        pts.append(seg)
+        cols.append(np.tile(FORCE_COLOR, (len(seg), 1)))
+    if not pts:
+        return np.zeros((0, 3)), np.zeros((0, 4))
+    return np.concatenate(pts), np.concatenate(cols)
+
+
+class Trails:
+    """Recent world positions of selected Solids (at most ``length`` points each)."""
+
+    def __init__(self, length: int = 2000) -> None:
+        self.length = length
+        self.paths: dict[Any, deque] = {}
+
+    def set_solids(self, nodes: Sequence[Any]) -> None:
+        """Track exactly ``nodes`` (kept paths of nodes still tracked stay)."""
+        self.paths = {n: self.paths.get(n, deque(maxlen=self.length)) for n in nodes}
+
+    def clear(self) -> None:
+        """Forget every recorded point."""
+        for p in self.paths.values():
+            p.clear()
+
+    def record(self, positions: dict[Any, np.ndarray]) -> None:
+        """Append each tracked Solid's position if it moved."""
+        for node, path in self.paths.items():
+            p = positions.get(node)
+            if p is not None and (not path or np.any(np.abs(path[-1] - p) > 1e-6)):
+                path.append(np.array(p, dtype=float))
+
+    def lines(self) -> tuple[np.ndarray, np.ndarray]:
+        """Polylines of every path as segments."""
+        pts, cols = [], []
+        for k, path in enumerate(self.paths.values()):
+            if len(path) < 2:
+                continue
+            a = np.array(path)
+            seg = np.stack([a[:-1], a[1:]], 1).reshape(-1, 3)
+            pts.append(seg)
+            cols.append(np.tile(TRAIL_COLORS[k % len(TRAIL_COLORS)], (len(seg), 1)))
+        if not pts:
+            return np.zeros((0, 3)), np.zeros((0, 4))
+        return np.concatenate(pts), np.concatenate(cols)

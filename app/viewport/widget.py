@@ -1,0 +1,309 @@
+"""`ViewportWidget`: the 3D view (a thin QOpenGLWidget over the viewport's drawers).
+
+Paint order: clear to the Background sky colour; plugin pass 0; ground grid;
+Shapes (opaque, then transparent); boundingObjects (wireframe, highlighted
+while in ``frame.colliding``); contacts and forces; trails; plugin pass 1.
+Frames are duck-typed: ``poses`` (Solid Node -> (pos (3,), R (3, 3)) in the
+world frame), ``contacts`` (objects with ``pos``, ``normal``, ``depth``,
+``force``), ``colliding`` (frozenset of Solid Nodes) and ``time_ms``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from OpenGL import GL
+from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtGui import QMouseEvent, QWheelEvent
+from PySide6.QtOpenGLWidgets import QOpenGLWidget
+
+from app.viewport.camera import OrbitCamera
+from app.viewport.line_drawer import LineBatch, LineDrawer
+from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
+from app.viewport.overlays import Trails, contact_lines, grid_lines
+from app.viewport.plugin_pass import run_plugin_pass
+from app.viewport.scene import Light, RenderScene, build_scene
+
+log = logging.getLogger(__name__)
+
+BOUND_COLOR = (0.1, 0.9, 1.0, 1.0)
+COLLIDING_COLOR = (1.0, 0.0, 1.0, 1.0)
+HEADLIGHT = Light(np.array([0.0, 0.0, -1.0]), np.array([0.8, 0.8, 0.8]), 0.35)
+
+
+def _flag(name: str, doc: str) -> property:
+    def get(self: ViewportWidget) -> bool:
+        return getattr(self, "_" + name)
+
+    def set_(self: ViewportWidget, value: bool) -> None:
+        setattr(self, "_" + name, bool(value))
+        self._overlays_dirty = True
+        self.update()
+
+    return property(get, set_, doc=doc)
+
+
+class ViewportWidget(QOpenGLWidget):
+    """The 3D view of a world. Signal ``solid_picked(object)``: clicked Solid Node or None."""
+
+    solid_picked = Signal(object)
+
+    show_bounding_objects = _flag("show_bounding_objects", "Draw boundingObjects as wireframes.")
+    show_contacts = _flag("show_contacts", "Draw contact points and normals.")
+    show_forces = _flag("show_forces", "Draw contact force arrows.")
+    show_trails = _flag("show_trails", "Draw the trails of `set_trail_solids` Solids.")
+    show_grid = _flag("show_grid", "Draw the ground grid.")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.camera = OrbitCamera()
+        self.scene: RenderScene = build_scene(None)
+        self.frame: Any = None
+        self.gl_errors: list[int] = []
+        self.paint_errors: list[BaseException] = []
+        self.plugin_errors: list[BaseException] = []
+        self._show_bounding_objects = False
+        self._show_contacts = False
+        self._show_forces = False
+        self._show_trails = False
+        self._show_grid = True
+        self._plugin_draw: Callable[[int], object] | None = None
+        self._program = MeshProgram()
+        self._lines = LineDrawer()
+        self._shapes = MeshDrawer()
+        self._bounds = MeshDrawer(edges=True)
+        self._grid = LineBatch()
+        self._grid.set(*grid_lines())
+        self._overlay = LineBatch()
+        self._trail_batch = LineBatch()
+        self.trails = Trails()
+        self._static_world = np.eye(4)[None]
+        self._frame_dirty = True
+        self._overlays_dirty = True
+        self._initialized = False
+        self._press: QPoint | None = None
+        self._last: QPoint | None = None
+        self._dragged = False
+        self.setMinimumSize(200, 150)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    # ----- public API ---------------------------------------------------------------------
+    def set_world(self, world: Any) -> None:
+        """Show ``world`` (engine.world World, or None): rebuild the scene, reset the camera."""
+        self.scene = build_scene(world)
+        self.camera.set_from_viewpoint(self.scene.viewpoint)
+        self._static_world = self.scene.static_solid_world()
+        picks = [it.solid + 1 if it.solid >= 0 else 0 for it in self.scene.shapes]
+        self._shapes.set_items(self.scene.shapes, self.scene.meshes, picks)
+        self._bounds.set_items(self.scene.bounds, self.scene.meshes, [0] * len(self.scene.bounds))
+        self.frame = None
+        self.trails.set_solids([])
+        self._frame_dirty = self._overlays_dirty = True
+        self.update()
+
+    def set_frame(self, frame: Any) -> None:
+        """Show a simulation frame (see module docstring); records trail points."""
+        self.frame = frame
+        if self.trails.paths:
+            poses = getattr(frame, "poses", {}) or {}
+            self.trails.record({n: np.asarray(poses[n][0]) for n in self.trails.paths
+                                if n in poses})
+        self._frame_dirty = self._overlays_dirty = True
+        self.update()
+
+    def set_plugin_draw(self, fn: Callable[[int], object] | None) -> None:
+        """``fn(pass_)`` runs with pass 0 before and 1 after the regular rendering (or None)."""
+        self._plugin_draw = fn
+        self.update()
+
+    def set_trail_solids(self, nodes: Sequence[Any]) -> None:
+        """Record and draw the trajectories of these Solid Nodes."""
+        self.trails.set_solids(list(nodes))
+        self._overlays_dirty = True
+        self.update()
+
+    def world_to_pixel(self, point: Sequence[float]) -> tuple[float, float]:
+        """Widget (logical) pixel of a world point for the current camera."""
+        x, y = self.camera.project(point)
+        dpr = self.devicePixelRatioF()
+        return x / dpr, y / dpr
+
+    def pick_at(self, x: float, y: float) -> Any:
+        """The Solid Node drawn at widget pixel (x, y), or None (renders an ID pass)."""
+        if not self._initialized:
+            return None
+        dpr = self.devicePixelRatioF()
+        px, py = int(x * dpr), int(y * dpr)
+        if not (0 <= px < self.camera.width and 0 <= py < self.camera.height):
+            return None
+        self.makeCurrent()
+        try:
+            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.defaultFramebufferObject())
+            GL.glViewport(0, 0, self.camera.width, self.camera.height)
+            GL.glClearColor(0, 0, 0, 0)
+            GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
+            GL.glEnable(GL.GL_DEPTH_TEST)
+            self._update_instances()
+            self._shapes.draw(self._program, self.camera.view_projection(), self.camera.eye,
+                              [], MODE_PICK)
+            GL.glUseProgram(0)
+            data = GL.glReadPixels(px, self.camera.height - 1 - py, 1, 1, GL.GL_RGBA,
+                                   GL.GL_UNSIGNED_BYTE)
+        finally:
+            self.doneCurrent()
+            self.update()
+        rgba = np.frombuffer(bytes(data), np.uint8)
+        index = int(rgba[0]) | int(rgba[1]) << 8 | int(rgba[2]) << 16
+        return self.scene.solids[index - 1] if 0 < index <= len(self.scene.solids) else None
+
+    # ----- GL -------------------------------------------------------------------------------
+    def initializeGL(self) -> None:
+        """Compile the programs."""
+        self._program.initialize()
+        self._lines.initialize()
+        self._initialized = True
+
+    def resizeGL(self, w: int, h: int) -> None:
+        """Track the framebuffer size in device pixels."""
+        dpr = self.devicePixelRatioF()
+        self.camera.resize(round(w * dpr), round(h * dpr))
+
+    def paintGL(self) -> None:
+        """Draw everything (exceptions are logged and kept in ``paint_errors``)."""
+        try:
+            self._paint()
+        except Exception as exc:
+            log.exception("viewport paint failed")
+            self.paint_errors.append(exc)
+        for _ in range(32):
+            err = GL.glGetError()
+            if err == GL.GL_NO_ERROR:
+                break
+            self.gl_errors.append(int(err))
+
+    def _paint(self) -> None:
+        cam = self.camera
+        GL.glViewport(0, 0, cam.width, cam.height)
+        GL.glClearColor(*self.scene.background, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
+        GL.glEnable(GL.GL_DEPTH_TEST)
+        GL.glDepthFunc(GL.GL_LEQUAL)
+        view, proj = cam.view_matrix(), cam.projection_matrix()
+        vp = proj @ view
+        self._run_plugin(0, proj, view)
+        self._update_instances()
+        self._update_overlays()
+        if self._show_grid:
+            self._lines.draw(self._grid, vp)
+        lights = self.scene.lights or [self._headlight()]
+        GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)  # lines on surfaces win the depth test
+        GL.glPolygonOffset(1.0, 1.0)
+        self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT)
+        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
+        if self._show_bounding_objects:
+            GL.glLineWidth(2.0)
+            self._bounds.draw(self._program, vp, cam.eye, lights)
+            GL.glLineWidth(1.0)
+        if self._show_contacts or self._show_forces:
+            self._lines.draw(self._overlay, vp, width=2.0, depth_test=False)
+        if self._show_trails:
+            self._lines.draw(self._trail_batch, vp, width=2.0)
+        GL.glUseProgram(0)
+        self._run_plugin(1, proj, view)
+
+    def _headlight(self) -> Light:
+        d = self.camera.target - self.camera.eye
+        return Light(d / max(np.linalg.norm(d), 1e-9), HEADLIGHT.color, HEADLIGHT.ambient)
+
+    def _run_plugin(self, pass_: int, proj: np.ndarray, view: np.ndarray) -> None:
+        if self._plugin_draw is None:
+            return
+        err = run_plugin_pass(self._plugin_draw, pass_, proj, view)
+        if err is not None:
+            self.plugin_errors.append(err)
+
+    def _solid_world(self) -> np.ndarray:
+        """(S + 1, 4, 4) world transforms of the Solids for the current frame.
+
+        Solids in ``frame.poses`` take their pose; the others follow their parent
+        Solid with their static offset (parents come before children).
+        """
+        out = self._static_world.copy()
+        poses = getattr(self.frame, "poses", None) or {}
+        if not poses:
+            return out
+        sc = self.scene
+        idx, pos, rot, follow = [], [], [], []
+        for i, node in enumerate(sc.solids):
+            pose = poses.get(node)
+            if pose is not None:
+                idx.append(i)
+                pos.append(pose[0])
+                rot.append(pose[1])
+            elif sc.solid_parent[i] >= 0:
+                follow.append(i)
+        if idx:
+            out[idx, :3, :3] = np.asarray(rot, dtype=float).reshape(-1, 3, 3)
+            out[idx, :3, 3] = np.asarray(pos, dtype=float).reshape(-1, 3)
+        for i in follow:
+            out[i] = out[sc.solid_parent[i]] @ sc.solid_local[i]
+        return out
+
+    def _update_instances(self) -> None:
+        if not self._frame_dirty:
+            return
+        world = self._solid_world()
+        self._shapes.update(world)
+        colors = np.tile(BOUND_COLOR, (len(self.scene.solids) + 1, 1))
+        colliding = getattr(self.frame, "colliding", None) or frozenset()
+        for i, node in enumerate(self.scene.solids):
+            if node in colliding:
+                colors[i] = COLLIDING_COLOR
+        self._bounds.update(world, colors.astype(np.float32))
+        self._frame_dirty = False
+
+    def _update_overlays(self) -> None:
+        if not self._overlays_dirty:
+            return
+        contacts = getattr(self.frame, "contacts", None) or ()
+        self._overlay.set(*contact_lines(contacts, self._show_contacts, self._show_forces))
+        self._trail_batch.set(*self.trails.lines())
+        self._overlays_dirty = False
+
+    # ----- mouse ----------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        """Start an orbit (left) or pan (right/middle) drag."""
+        self._press = self._last = event.position().toPoint()
+        self._dragged = False
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        """Orbit with the left button, pan with the right or middle one."""
+        if self._last is None:
+            return
+        pos = event.position().toPoint()
+        d = pos - self._last
+        self._last = pos
+        if (pos - self._press).manhattanLength() > 3:
+            self._dragged = True
+        buttons = event.buttons()
+        if buttons & Qt.MouseButton.LeftButton:
+            self.camera.orbit(d.x(), d.y())
+        elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton):
+            dpr = self.devicePixelRatioF()
+            self.camera.pan(d.x() * dpr, d.y() * dpr)
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """A left click without drag picks the Solid under the cursor."""
+        if event.button() == Qt.MouseButton.LeftButton and not self._dragged:
+            p = event.position()
+            self.solid_picked.emit(self.pick_at(p.x(), p.y()))
+        self._press = self._last = None
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        """Zoom towards the target."""
+        self.camera.zoom(event.angleDelta().y() / 120.0)
+        self.update()

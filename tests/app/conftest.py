@@ -1,0 +1,29 @@
+"""Shared fixtures of the app tests: the GL surface format and a GL probe.
+
+The default surface format must be installed before pytest-qt creates the
+QApplication, hence the call at import time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.gl_format import set_default_format
+
+set_default_format()
+
+
+@pytest.fixture(scope="session")
+def gl_available(qapp) -> bool:
+    """Fail clearly (instead of aborting in grabFramebuffer) when no GL context can be made."""
+    from PySide6.QtGui import QOpenGLContext, QSurfaceFormat
+
+    ctx = QOpenGLContext()
+    ctx.setFormat(QSurfaceFormat.defaultFormat())
+    if not ctx.create():
+        pytest.fail("no OpenGL context: run GUI tests under xvfb-run with "
+                    "QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx")
+    profile = ctx.format().profile()
+    if profile == QSurfaceFormat.OpenGLContextProfile.CoreProfile:
+        pytest.fail("got a core-profile context: the compatibility format was not applied")
+    return True

@@ -1,0 +1,284 @@
+"""Pixel tests of the 3D viewport (pytest-qt under xvfb, grabFramebuffer probes)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from OpenGL import GL
+
+from app.viewport import ViewportWidget
+from app.viewport.overlays import CONTACT_COLOR, FORCE_COLOR
+from app.viewport.widget import BOUND_COLOR, COLLIDING_COLOR
+from tests.app.test_viewport_helpers import (
+    around,
+    at,
+    box_solid,
+    count_near,
+    frame,
+    is_red,
+    pixels,
+    pose,
+    world,
+)
+
+RGB_BOUND = tuple(int(c * 255) for c in BOUND_COLOR[:3])
+RGB_COLLIDING = tuple(int(c * 255) for c in COLLIDING_COLOR[:3])
+
+
+@pytest.fixture
+def view(qtbot, gl_available):
+    """A shown 400x300 viewport without grid, showing a red box at the origin."""
+    w = ViewportWidget()
+    w.resize(400, 300)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    w.show_grid = False
+    w.set_world(world(box_solid("BOX", (1, 0, 0))))
+    yield w
+    w.close()
+
+
+def grab(w: ViewportWidget) -> np.ndarray:
+    """Render now and return the framebuffer as (h, w, 4) pixels."""
+    px = pixels(w.grabFramebuffer())
+    assert w.paint_errors == []
+    assert w.gl_errors == []
+    return px
+
+
+def test_context_is_compatibility_profile(view):
+    from PySide6.QtGui import QSurfaceFormat
+
+    grab(view)
+    assert view.format().profile() == QSurfaceFormat.OpenGLContextProfile.CompatibilityProfile
+
+
+def test_red_box_at_projected_centre_and_background_elsewhere(view):
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((0, 0, 0))))
+    assert tuple(at(px, (10, 10))) == (0, 0, 0)
+    assert tuple(at(px, view.world_to_pixel((0, 1.5, 0)))) == (0, 0, 0)
+
+
+def test_frame_moves_the_box(view):
+    box = view.scene.solids[0]
+    view.set_frame(frame({box: pose((0, 1.0, 0))}))
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((0, 1.0, 0))))
+    assert tuple(at(px, view.world_to_pixel((0, 0, 0)))) == (0, 0, 0)
+    R = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1.0]])
+    view.set_frame(frame({box: pose((0, -1.0, 0.2), R)}))
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((0, -1.0, 0.2))))
+    assert not is_red(at(px, view.world_to_pixel((0, 1.0, 0))))
+
+
+def test_transparency_blends(view):
+    view.set_world(world(box_solid("BACK", (0, 1, 0), (1.0, 0, 0), size=1.0),
+                         box_solid("GLASS", (1, 0, 0), (0, 0, 0), transparency=0.5)))
+    px = grab(view)
+    rgb = at(px, view.world_to_pixel((0, 0, 0)))
+    assert 60 < rgb[0] < 200 and 40 < rgb[1] < 200 and rgb[2] < 40, rgb
+    only_glass = at(px, view.world_to_pixel((0, 0, 0.3)))  # above the green box's top face
+    assert only_glass[0] < 200
+
+
+def _yellow_line(pass_):
+    """The seed's plugin example: yellow line in world coordinates, legacy GL."""
+    if pass_ != 1:
+        return
+    GL.glDisable(GL.GL_DEPTH_TEST)
+    GL.glDisable(GL.GL_LIGHTING)
+    GL.glLineWidth(3.0)
+    GL.glBegin(GL.GL_LINES)
+    GL.glColor3f(1, 1, 0)
+    GL.glVertex3f(0, 1.0, 0)
+    GL.glVertex3f(0, 2.0, 0)
+    GL.glEnd()
+
+
+def test_plugin_pass1_yellow_line_and_state_restored(view):
+    before = grab(view)
+    centre = view.world_to_pixel((0, 0, 0))
+    calls = []
+
+    def plugin(pass_):
+        calls.append(pass_)
+        _yellow_line(pass_)
+        if pass_ == 1:  # leave a mess behind, as a careless plugin would
+            GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE)
+            GL.glEnable(GL.GL_BLEND)
+            GL.glBlendFunc(GL.GL_ZERO, GL.GL_ONE)
+            GL.glMatrixMode(GL.GL_PROJECTION)
+            GL.glLoadIdentity()
+            GL.glColor3f(0, 0, 1)
+            GL.glLineWidth(9.0)
+
+    view.set_plugin_draw(plugin)
+    px = grab(view)
+    assert calls[:2] == [0, 1]
+    assert count_near(px, (255, 255, 0), 60, around(view.world_to_pixel((0, 1.5, 0)), 2)) > 0
+    assert is_red(at(px, centre))
+    px2 = grab(view)  # a second frame after the mess: the scene is unchanged
+    assert tuple(at(px2, centre)) == tuple(at(before, centre))
+    assert count_near(px2, (255, 255, 0), 60, around(view.world_to_pixel((0, 1.5, 0)), 2)) > 0
+    view.set_plugin_draw(None)
+    px3 = grab(view)
+    assert np.array_equal(px3, before)
+    assert view.plugin_errors == []
+
+
+def test_plugin_pass0_is_covered_by_the_box(view):
+    def plugin(pass_):
+        if pass_ == 0:  # a yellow quad just behind the box's front face, wider than the box
+            GL.glColor3f(1, 1, 0)
+            GL.glBegin(GL.GL_QUADS)
+            for y, z in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+                GL.glVertex3f(0.0, y, z)
+            GL.glEnd()
+
+    view.set_plugin_draw(plugin)
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((-0.25, 0, 0))))
+    assert count_near(px, (255, 255, 0), 30, around(view.world_to_pixel((0, 0.8, 0)), 1)) > 0
+
+
+def test_plugin_exception_is_reported_and_state_kept(view):
+    def plugin(pass_):
+        GL.glMatrixMode(GL.GL_PROJECTION)
+        GL.glPushMatrix()
+        raise RuntimeError("boom")
+
+    view.set_plugin_draw(plugin)
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((0, 0, 0))))
+    assert [str(e) for e in view.plugin_errors] == ["boom", "boom"]
+
+
+def test_bounding_objects_and_colliding_highlight(view):
+    box = view.scene.solids[0]
+    corner = view.world_to_pixel((-0.25, -0.25, 0.25))
+    far = view.world_to_pixel((0.25, 0.25, -0.25))
+    region = (int(min(corner[0], far[0])) - 40, 0, int(max(corner[0], far[0])) + 40, 300)
+    assert count_near(grab(view), RGB_BOUND, 40, region) == 0
+    view.show_bounding_objects = True
+    px = grab(view)
+    assert count_near(px, RGB_BOUND, 40, region) > 20
+    assert count_near(px, RGB_COLLIDING, 40) == 0
+    view.set_frame(frame(colliding=frozenset({box})))
+    px = grab(view)
+    assert count_near(px, RGB_COLLIDING, 40, region) > 20
+    assert count_near(px, RGB_BOUND, 40, region) == 0
+
+
+def test_contact_point_normal_and_force_drawn(view):
+    c = SimpleNamespace(pos=np.array([0, 1.2, 0]), normal=np.array([0, 0, 1.0]), depth=0.01,
+                        force=np.array([0, 0, 20.0]))
+    view.set_frame(frame(contacts=(c,)))
+    rgb_contact = tuple(int(v * 255) for v in CONTACT_COLOR[:3])
+    rgb_force = tuple(int(v * 255) for v in FORCE_COLOR[:3])
+    px = grab(view)
+    assert count_near(px, rgb_contact, 40) == 0 and count_near(px, rgb_force, 40) == 0
+    view.show_contacts = True
+    view.show_forces = True
+    px = grab(view)
+    assert count_near(px, rgb_contact, 40, around(view.world_to_pixel((0, 1.2, 0)), 3)) > 0
+    assert count_near(px, rgb_force, 40, around(view.world_to_pixel((0, 1.2, 0.6)), 3)) > 0
+
+
+def test_trails_drawn_for_selected_solids(view):
+    box = view.scene.solids[0]
+    view.show_trails = True
+    view.set_trail_solids([box])
+    for k in range(11):
+        view.set_frame(frame({box: pose((0, -1.5 + 0.3 * k, 0.6))}, time_ms=16 * k))
+    assert len(view.trails.paths[box]) == 11
+    px = grab(view)
+    probe = around(view.world_to_pixel((0, -1.05, 0.6)), 2)  # behind the box, on the trail
+    assert count_near(px, (255, 51, 153), 50, probe) > 0
+
+
+def test_picking_box_and_background(view, qtbot):
+    from PySide6.QtCore import QPoint, Qt
+
+    grab(view)
+    box = view.scene.solids[0]
+    x, y = view.world_to_pixel((0, 0, 0))
+    with qtbot.waitSignal(view.solid_picked, timeout=2000) as sig:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
+    assert sig.args == [box]
+    with qtbot.waitSignal(view.solid_picked, timeout=2000) as sig:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+    assert sig.args == [None]
+    assert view.pick_at(x, y) is box
+    assert is_red(at(grab(view), (x, y)))  # the pick pass left the view intact
+
+
+def _send_drag(w, start, end, button):
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    mods = Qt.KeyboardModifier.NoModifier
+    for kind, pos, buttons in ((QEvent.Type.MouseButtonPress, start, button),
+                               (QEvent.Type.MouseMove, end, button),
+                               (QEvent.Type.MouseButtonRelease, end, Qt.MouseButton.NoButton)):
+        p = QPointF(*pos)
+        ev = QMouseEvent(kind, p, w.mapToGlobal(p), button, buttons, mods)
+        QApplication.sendEvent(w, ev)
+
+
+def test_orbit_pan_and_zoom_move_pixels(view, qtbot):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    before = grab(view)
+    centre0 = view.world_to_pixel((0, 1.0, 0))
+    _send_drag(view, (200, 150), (260, 150), Qt.MouseButton.LeftButton)
+    px = grab(view)
+    assert not np.array_equal(px, before)
+    assert view.world_to_pixel((0, 1.0, 0)) != pytest.approx(centre0, abs=5)
+    assert is_red(at(px, view.world_to_pixel((0, 0, 0))))
+
+    eye = view.camera.eye.copy()
+    _send_drag(view, (200, 150), (230, 170), Qt.MouseButton.RightButton)
+    assert not np.allclose(view.camera.eye, eye)
+    assert is_red(at(grab(view), view.world_to_pixel((0, 0, 0))))
+
+    n_red = count_near(grab(view), (255, 0, 0), 110)
+    dist = np.linalg.norm(view.camera.eye - view.camera.target)
+    p = QPointF(200, 150)
+    wheel = QWheelEvent(p, view.mapToGlobal(p), QPoint(), QPoint(0, 240),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view, wheel)
+    assert np.linalg.norm(view.camera.eye - view.camera.target) < dist
+    assert count_near(grab(view), (255, 0, 0), 110) > n_red * 1.2  # the box looks bigger
+
+
+def test_default_world_renders_without_gl_errors(qtbot, gl_available, tmp_path):
+    from engine.world import read_world
+
+    w = ViewportWidget()
+    w.resize(640, 480)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    wld = read_world("resources/worlds/default.wbt")
+    w.set_world(wld)
+    w.show_bounding_objects = True
+    w.show_contacts = w.show_forces = True
+    px = grab(w)
+    w.grabFramebuffer().save(str(tmp_path / "default.png"))
+    assert len(w.scene.shapes) == 17 and len(w.scene.bounds) == 15
+    green = at(px, w.world_to_pixel((1.0, 0.4, 0.5)))
+    assert green[1] > green[0] + 40 and green[1] > green[2] + 40, green
+    blue = at(px, w.world_to_pixel((-0.9, -0.8, 0.5)))
+    assert blue[2] > blue[0] + 60, blue
+    assert GL.glGetError  # PyOpenGL loaded; errors are collected after each paint
+    assert w.gl_errors == [] and w.paint_errors == []
+    w.close()
