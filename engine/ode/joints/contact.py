@@ -319,6 +319,248 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     _friction_rows(d, mode, s, b1, rows, r + 1)
 
 
+# ----------------------------------------------------------------------------- island kernel
+# The step's hot path: the same rows as info1/info2 above, bit for bit, for all
+# contacts of an island in one call, reading the joint store and writing the
+# island's row arrays directly. Inside the loop only scalars move between
+# helpers: passing arrays to a helper (or inlining one) costs reference-count
+# updates per call, which were most of the time of the generic path.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clamped_count(v, zero_counts):
+    """(rows, unbounded rows, clamped value) for one friction coefficient ``v``;
+    as :func:`_count_coefficient`."""
+    if v < 0.0:
+        return 0, 0, 0.0
+    if v > 0.0 or zero_counts:
+        return 1, (1 if v == math.inf else 0), v
+    return 0, 0, v
+
+
+@njit(cache=True, nogil=True)
+def count_island_rows(jtype, d, di, js, ms, nubs) -> None:
+    """info1 of the contacts among the joints ``js`` (store rows; others are
+    left alone): ``ms[i]``, ``nubs[i]``; clamps negative coefficients in ``d``
+    and remembers the row count in ``di[j, I_ROWS]``."""
+    for i in range(js.shape[0]):
+        j = js[i]
+        if jtype[j] != dJointTypeContact:
+            continue
+        mode = di[j, I_MODE]
+        m = 1
+        nub = 0
+        if mode & dContactAxisDep:
+            k, u, d[j, MU] = _clamped_count(d[j, MU], False)
+            m += k
+            nub += u
+            k, u, d[j, MU2] = _clamped_count(d[j, MU2], False)
+            m += k
+            nub += u
+            if mode & dContactRolling:
+                k, u, d[j, RHO] = _clamped_count(d[j, RHO], True)
+                m += k
+                nub += u
+                k, u, d[j, RHO2] = _clamped_count(d[j, RHO2], True)
+                m += k
+                nub += u
+                k, u, d[j, RHON] = _clamped_count(d[j, RHON], True)
+                m += k
+                nub += u
+        else:
+            k, u, d[j, MU] = _clamped_count(d[j, MU], False)
+            m += 2 * k
+            nub += 2 * u
+            if mode & dContactRolling:
+                k, u, d[j, RHO] = _clamped_count(d[j, RHO], True)
+                m += 3 * k
+                nub += 3 * u
+        di[j, I_ROWS] = m
+        ms[i] = m
+        nubs[i] = nub
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cross(a0, a1, a2, b0, b1, b2):
+    """a x b, as three floats."""
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _direction(q, n0, n1, n2, t10, t11, t12, t20, t21, t22):
+    """Direction of friction/rolling slot q: 0 t1, 1 t2, 2 n."""
+    if q == 0:
+        return t10, t11, t12
+    if q == 1:
+        return t20, t21, t22
+    return n0, n1, n2
+
+
+@njit(cache=True, nogil=True)
+def fill_island_rows(jtype, jflags, jbody, d, di, js, order, nk, offsets, pos, lvel, avel, wp,
+                     J, c, cfm, lo, hi, findex) -> None:
+    """info2 of the contacts among the joints ``js[order[k]]``, k < nk, into
+    their preset rows ``offsets[k]``.. of the island's arrays (``findex``
+    island-relative); same values as :func:`info2`."""
+    for kk in range(nk):
+        j = js[order[kk]]
+        if jtype[j] != dJointTypeContact:
+            continue
+        r = offsets[kk]
+        b0 = jbody[j, 0]
+        b1 = jbody[j, 1]
+        mode = di[j, I_MODE]
+        two = b1 >= 0
+        sign = -1.0 if jflags[j] & JF_REVERSE else 1.0
+        n0 = sign * d[j, NORMAL]
+        n1 = sign * d[j, NORMAL + 1]
+        n2 = sign * d[j, NORMAL + 2]
+        p0 = d[j, POS] - pos[b0, 0]
+        p1 = d[j, POS + 1] - pos[b0, 1]
+        p2 = d[j, POS + 2] - pos[b0, 2]
+        q0 = 0.0
+        q1 = 0.0
+        q2 = 0.0
+        if two:
+            q0 = d[j, POS] - pos[b1, 0]
+            q1 = d[j, POS + 1] - pos[b1, 1]
+            q2 = d[j, POS + 2] - pos[b1, 2]
+        # normal row (see _point_row)
+        a3, a4, a5 = _cross(p0, p1, p2, n0, n1, n2)
+        J[r, 0] = n0
+        J[r, 1] = n1
+        J[r, 2] = n2
+        J[r, 3] = a3
+        J[r, 4] = a4
+        J[r, 5] = a5
+        if two:
+            a9, a10, a11 = _cross(n0, n1, n2, q0, q1, q2)
+            J[r, 6] = -n0
+            J[r, 7] = -n1
+            J[r, 8] = -n2
+            J[r, 9] = a9
+            J[r, 10] = a10
+            J[r, 11] = a11
+        # its right-hand side (see _normal_rhs)
+        erp = d[j, SOFT_ERP] if mode & dContactSoftERP else wp[WP_ERP]
+        depth = d[j, DEPTH] - wp[WP_LAYER]
+        if depth < 0.0:
+            depth = 0.0
+        motion_n = d[j, MOTIONN] if mode & dContactMotionN else 0.0
+        rhs = min(wp[WP_FPS] * erp * depth + motion_n, wp[WP_MAX_VEL])
+        if mode & dContactBounce and d[j, BOUNCE_VEL] >= 0.0:
+            out = 0.0
+            for k in range(3):
+                out += J[r, k] * lvel[b0, k] + J[r, 3 + k] * avel[b0, k]
+                if two:
+                    out += J[r, 6 + k] * lvel[b1, k] + J[r, 9 + k] * avel[b1, k]
+            approach = motion_n - out
+            if approach > d[j, BOUNCE_VEL]:
+                rhs = max(rhs, d[j, BOUNCE] * approach + motion_n)
+        c[r] = rhs
+        if mode & dContactSoftCFM:
+            cfm[r] = d[j, SOFT_CFM]
+        lo[r] = 0.0
+        hi[r] = math.inf
+        if di[j, I_ROWS] <= 1:
+            continue
+        # friction directions t1, t2 (fdir1 and n x fdir1, or dPlaneSpace(n))
+        if mode & dContactFDir1:
+            t10 = d[j, FDIR1]
+            t11 = d[j, FDIR1 + 1]
+            t12 = d[j, FDIR1 + 2]
+            t20, t21, t22 = _cross(n0, n1, n2, t10, t11, t12)
+        elif abs(n2) > _SQRT1_2:
+            a = n1 * n1 + n2 * n2
+            k = 1.0 / math.sqrt(a)
+            t10 = 0.0
+            t11 = -n2 * k
+            t12 = n1 * k
+            t20 = a * k
+            t21 = -n0 * t12
+            t22 = n0 * t11
+        else:
+            a = n0 * n0 + n1 * n1
+            k = 1.0 / math.sqrt(a)
+            t10 = -n1 * k
+            t11 = n0 * k
+            t12 = 0.0
+            t20 = -n2 * t11
+            t21 = n2 * t10
+            t22 = a * k
+        r0 = r
+        r += 1
+        axdep = mode & dContactAxisDep
+        mu = d[j, MU]
+        mu2 = d[j, MU2] if axdep else mu
+        rolling = mode & dContactRolling
+        rho = d[j, RHO]
+        rho2 = d[j, RHO2] if axdep else rho
+        rho_n = d[j, RHON] if axdep else rho
+        # slots: friction t1, t2 (point rows), then rolling t1, t2, n (angular)
+        for q in range(5):
+            if q == 0:
+                coef = mu
+                prop = mode & dContactApprox1_1
+            elif q == 1:
+                coef = mu2
+                prop = mode & dContactApprox1_2
+            elif q == 2:
+                coef = rho
+                prop = mode & dContactApprox1_1
+            elif q == 3:
+                coef = rho2
+                prop = mode & dContactApprox1_2
+            else:
+                coef = rho_n
+                prop = mode & dContactApprox1_N
+            if q >= 2 and not rolling:
+                break
+            if not coef > 0.0:
+                continue
+            e0, e1, e2 = _direction(q if q < 2 else q - 2, n0, n1, n2, t10, t11, t12,
+                                    t20, t21, t22)
+            if q < 2:
+                a3, a4, a5 = _cross(p0, p1, p2, e0, e1, e2)
+                J[r, 0] = e0
+                J[r, 1] = e1
+                J[r, 2] = e2
+                J[r, 3] = a3
+                J[r, 4] = a4
+                J[r, 5] = a5
+                if two:
+                    a9, a10, a11 = _cross(e0, e1, e2, q0, q1, q2)
+                    J[r, 6] = -e0
+                    J[r, 7] = -e1
+                    J[r, 8] = -e2
+                    J[r, 9] = a9
+                    J[r, 10] = a10
+                    J[r, 11] = a11
+            else:
+                J[r, 3] = e0
+                J[r, 4] = e1
+                J[r, 5] = e2
+                if two:
+                    J[r, 9] = -e0
+                    J[r, 10] = -e1
+                    J[r, 11] = -e2
+            lo[r] = -coef
+            hi[r] = coef
+            if prop:
+                findex[r] = r0
+            if q == 0:
+                if mode & dContactMotion1:
+                    c[r] = d[j, MOTION1]
+                if mode & dContactSlip1:
+                    cfm[r] = d[j, SLIP1]
+            elif q == 1:
+                if mode & dContactMotion2:
+                    c[r] = d[j, MOTION2]
+                if mode & dContactSlip2:
+                    cfm[r] = d[j, SLIP2]
+            r += 1
+
+
 # ----------------------------------------------------------------------------- API
 # the 24 record floats written in one call straight into the joint store's buffer
 _RECORD = struct.Struct(f"{N_FIELDS}d")

@@ -67,18 +67,24 @@ from engine.ode.rng import rand_int
 #: Random reshuffle period of the row order (sweeps 8, 16, ...).
 REORDER_PERIOD = 8
 
-# Scratch layout inside ``work`` (all float64), offsets in units of m.
-_W_JS = 0  # m x 12: rows of J scaled by Ad
-_W_IMJ = 12  # m x 12: rows of M^-1 J^T (body 1 part, body 2 part)
-_W_RHS = 24  # m: b scaled by Ad
-_W_CFM = 25  # m: cfm / h scaled by Ad
-_W_ORDER = 26  # m: row visiting order (row indices stored as floats)
-_W_TOTAL = 27
+# Scratch layout inside ``work`` (all float64): one record of _REC floats per
+# row, so that a row visit reads four consecutive cache lines, then the order.
+_R_JS = 0  # 12: row of J scaled by Ad
+_R_IMJ = 12  # 12: M^-1 J^T (body 1 part, body 2 part)
+_R_RHS = 24  # b scaled by Ad
+_R_CFM = 25  # cfm / h scaled by Ad
+_R_LO = 26  # lower bound (or unused for a friction row)
+_R_HI = 27  # upper bound, or the friction coefficient
+_R_B1 = 28  # body 1 (as a float)
+_R_B2 = 29  # body 2 or -1 (as a float)
+_R_FINDEX = 30  # -1 or the row giving the friction bounds (as a float)
+_REC = 32
+_W_TOTAL = _REC + 1  # per row: the record and the row's place in the order
 
 
 @njit(cache=True, nogil=True)
 def sor_work_size(m: int, nb: int) -> int:
-    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``27 * m``.
+    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``33 * m``.
 
     ``nb`` is accepted for interface stability; per-body scratch lives in
     the ``cforce`` output rows, so it does not add to the size.
@@ -134,6 +140,9 @@ def _prepare_rows(
     jb: np.ndarray,
     c: np.ndarray,
     cfm: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    findex: np.ndarray,
     invmass: np.ndarray,
     invI: np.ndarray,
     free: np.ndarray,
@@ -141,23 +150,22 @@ def _prepare_rows(
     sor_w: float,
     work: np.ndarray,
 ) -> None:
-    """Fill the scaled row data in ``work`` (see the module docstring).
+    """Fill the row records in ``work`` (see the module docstring).
 
     For row r with bodies (b1, b2):
       b_r     = c_r / h + J_r . free          (free = -(v/h + M^-1 f_ext))
       iMJ_r   = [m1^-1 J1_lin, I1^-1 J1_ang, m2^-1 J2_lin, I2^-1 J2_ang]
       A_rr    = iMJ_r . J_r + cfm_r / h
       Ad_r    = sor_w / A_rr
-    and stores Ad_r * J_r, iMJ_r, Ad_r * b_r, Ad_r * cfm_r / h.
+    and stores Ad_r * J_r, iMJ_r, Ad_r * b_r, Ad_r * cfm_r / h, the bounds,
+    the bodies and the friction index.
     """
-    js = work[_W_JS * m:_W_IMJ * m]
-    imj = work[_W_IMJ * m:_W_RHS * m]
-    rhs = work[_W_RHS * m:_W_CFM * m]
-    cfs = work[_W_CFM * m:_W_ORDER * m]
     for r in range(m):
         b1 = jb[r, 0]
         b2 = jb[r, 1]
-        o = 12 * r
+        o = _REC * r
+        js = o + _R_JS
+        imj = o + _R_IMJ
         # b_r: ODE scales c by 1/h first, then adds the projected free motion.
         proj = 0.0
         for k in range(6):
@@ -171,38 +179,43 @@ def _prepare_rows(
         # M^-1 J^T for each side of the row.
         im1 = invmass[b1]
         for k in range(3):
-            imj[o + k] = im1 * J[r, k]
+            work[imj + k] = im1 * J[r, k]
         for k in range(3):
-            imj[o + 3 + k] = (invI[b1, k, 0] * J[r, 3] + invI[b1, k, 1] * J[r, 4]
-                              + invI[b1, k, 2] * J[r, 5])
+            work[imj + 3 + k] = (invI[b1, k, 0] * J[r, 3] + invI[b1, k, 1] * J[r, 4]
+                                 + invI[b1, k, 2] * J[r, 5])
         if b2 >= 0:
             im2 = invmass[b2]
             for k in range(3):
-                imj[o + 6 + k] = im2 * J[r, 6 + k]
+                work[imj + 6 + k] = im2 * J[r, 6 + k]
             for k in range(3):
-                imj[o + 9 + k] = (invI[b2, k, 0] * J[r, 9] + invI[b2, k, 1] * J[r, 10]
-                                  + invI[b2, k, 2] * J[r, 11])
+                work[imj + 9 + k] = (invI[b2, k, 0] * J[r, 9] + invI[b2, k, 1] * J[r, 10]
+                                     + invI[b2, k, 2] * J[r, 11])
         else:
             for k in range(6):
-                imj[o + 6 + k] = 0.0
+                work[imj + 6 + k] = 0.0
         # Diagonal of A and the relaxation factor.
         diag = 0.0
         for k in range(6):
-            diag += imj[o + k] * J[r, k]
+            diag += work[imj + k] * J[r, k]
         if b2 >= 0:
             for k in range(6):
-                diag += imj[o + 6 + k] * J[r, 6 + k]
+                diag += work[imj + 6 + k] * J[r, 6 + k]
         ad = sor_w / (diag + cfm_r)
-        cfs[r] = cfm_r * ad
-        rhs[r] = b_r * ad
+        work[o + _R_CFM] = cfm_r * ad
+        work[o + _R_RHS] = b_r * ad
         for k in range(6):
-            js[o + k] = J[r, k] * ad
+            work[js + k] = J[r, k] * ad
         if b2 >= 0:
             for k in range(6):
-                js[o + 6 + k] = J[r, 6 + k] * ad
+                work[js + 6 + k] = J[r, 6 + k] * ad
         else:
             for k in range(6):
-                js[o + 6 + k] = 0.0
+                work[js + 6 + k] = 0.0
+        work[o + _R_LO] = lo[r]
+        work[o + _R_HI] = hi[r]
+        work[o + _R_B1] = b1
+        work[o + _R_B2] = b2
+        work[o + _R_FINDEX] = findex[r]
 
 
 @njit(cache=True, nogil=True)
@@ -228,34 +241,25 @@ def _initial_order(m: int, findex: np.ndarray, order: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _accumulate_fc(m: int, jb: np.ndarray, lam: np.ndarray, imj: np.ndarray,
+def _accumulate_fc(m: int, jb: np.ndarray, lam: np.ndarray, work: np.ndarray,
                    fc: np.ndarray) -> None:
     """Add ``M^-1 J^T lam`` (row by row, in index order) to ``fc[b, 0:6]``."""
     for r in range(m):
         x = lam[r]
         if x == 0.0:
             continue
-        o = 12 * r
+        o = _REC * r + _R_IMJ
         b1 = jb[r, 0]
         for k in range(6):
-            fc[b1, k] += imj[o + k] * x
+            fc[b1, k] += work[o + k] * x
         b2 = jb[r, 1]
         if b2 >= 0:
             for k in range(6):
-                fc[b2, k] += imj[o + 6 + k] * x
+                fc[b2, k] += work[o + 6 + k] * x
 
 
 @njit(cache=True, nogil=True)
-def _sweep(
-    m: int,
-    jb: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    findex: np.ndarray,
-    lam: np.ndarray,
-    fc: np.ndarray,
-    work: np.ndarray,
-) -> None:
+def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
     """One projected SOR pass over all rows in the current order.
 
     For row r (all quantities already scaled by Ad_r):
@@ -264,31 +268,28 @@ def _sweep(
       lam_r   = clamp(lam_r + delta); delta is then the change actually made
       fc     += delta * iMJ_r        (keeps fc == M^-1 J^T lam)
     """
-    js = work[_W_JS * m:_W_IMJ * m]
-    imj = work[_W_IMJ * m:_W_RHS * m]
-    rhs = work[_W_RHS * m:_W_CFM * m]
-    cfs = work[_W_CFM * m:_W_ORDER * m]
-    order = work[_W_ORDER * m:_W_TOTAL * m]
+    base = _REC * m
     for i in range(m):
-        r = int(order[i])
-        o = 12 * r
-        b1 = jb[r, 0]
-        b2 = jb[r, 1]
+        r = int(work[base + i])
+        o = _REC * r
+        b1 = int(work[o + _R_B1])
+        b2 = int(work[o + _R_B2])
         old = lam[r]
-        delta = rhs[r] - old * cfs[r]
-        delta -= (fc[b1, 0] * js[o] + fc[b1, 1] * js[o + 1] + fc[b1, 2] * js[o + 2]
-                  + fc[b1, 3] * js[o + 3] + fc[b1, 4] * js[o + 4] + fc[b1, 5] * js[o + 5])
+        delta = work[o + _R_RHS] - old * work[o + _R_CFM]
+        delta -= (fc[b1, 0] * work[o] + fc[b1, 1] * work[o + 1] + fc[b1, 2] * work[o + 2]
+                  + fc[b1, 3] * work[o + 3] + fc[b1, 4] * work[o + 4]
+                  + fc[b1, 5] * work[o + 5])
         if b2 >= 0:
-            delta -= (fc[b2, 0] * js[o + 6] + fc[b2, 1] * js[o + 7] + fc[b2, 2] * js[o + 8]
-                      + fc[b2, 3] * js[o + 9] + fc[b2, 4] * js[o + 10]
-                      + fc[b2, 5] * js[o + 11])
-        n = findex[r]
+            delta -= (fc[b2, 0] * work[o + 6] + fc[b2, 1] * work[o + 7]
+                      + fc[b2, 2] * work[o + 8] + fc[b2, 3] * work[o + 9]
+                      + fc[b2, 4] * work[o + 10] + fc[b2, 5] * work[o + 11])
+        n = int(work[o + _R_FINDEX])
         if n >= 0:
-            upper = abs(hi[r] * lam[n])
+            upper = abs(work[o + _R_HI] * lam[n])
             lower = -upper
         else:
-            upper = hi[r]
-            lower = lo[r]
+            upper = work[o + _R_HI]
+            lower = work[o + _R_LO]
         trial = old + delta
         if trial < lower:
             delta = lower - old
@@ -298,11 +299,12 @@ def _sweep(
             lam[r] = upper
         else:
             lam[r] = trial
+        imj = o + _R_IMJ
         for k in range(6):
-            fc[b1, k] += delta * imj[o + k]
+            fc[b1, k] += delta * work[imj + k]
         if b2 >= 0:
             for k in range(6):
-                fc[b2, k] += delta * imj[o + 6 + k]
+                fc[b2, k] += delta * work[imj + 6 + k]
 
 
 @njit(cache=True, nogil=True)
@@ -376,7 +378,7 @@ def sor_lcp(
     non-finite values, exactly as in ODE.
     """
     if work.shape[0] < _W_TOTAL * m:
-        raise ValueError("sor_lcp: work array too small (need 27 * m)")
+        raise ValueError("sor_lcp: work array too small (need sor_work_size(m, nb))")
     if m == 0:
         for i in range(bodies.shape[0]):
             for k in range(6):
@@ -386,19 +388,18 @@ def sor_lcp(
     # 1) right-hand side terms of the free motion, temporarily in cforce.
     _free_motion_terms(bodies, invmass, invI, lvel, avel, facc, tacc, rh, cforce)
     # 2) scaled rows, M^-1 J^T and the relaxation factors.
-    _prepare_rows(m, J, jb, c, cfm, invmass, invI, cforce, rh, sor_w, work)
+    _prepare_rows(m, J, jb, c, cfm, lo, hi, findex, invmass, invI, cforce, rh, sor_w, work)
     # 3) fc = M^-1 J^T lam for the starting lam (zero for ODE's cold start).
     for i in range(bodies.shape[0]):
         for k in range(6):
             cforce[bodies[i], k] = 0.0
-    imj = work[_W_IMJ * m:_W_RHS * m]
-    _accumulate_fc(m, jb, lam, imj, cforce)
+    _accumulate_fc(m, jb, lam, work, cforce)
     # 4) sweeps, with a random reshuffle of the order every REORDER_PERIOD.
-    order = work[_W_ORDER * m:_W_TOTAL * m]
+    order = work[_REC * m:_W_TOTAL * m]
     _initial_order(m, findex, order)
     for it in range(iterations):
         if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
             shuffle_order(order, m, rng_state)
-        _sweep(m, jb, lo, hi, findex, lam, cforce, work)
+        _sweep(m, lam, cforce, work)
     # 5) report the constraint wrench per body.
     _constraint_wrench(m, J, jb, lam, bodies, cforce)

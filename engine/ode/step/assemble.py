@@ -14,15 +14,16 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.ode.constants import dJointTypeContact
+from engine.ode.joints import contact
 from engine.ode.joints.dispatch import joint_info1, joint_info2
-from engine.ode.joints.layout import WP_CFM
+from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, WP_CFM
 
 
 @njit(cache=True, nogil=True)
-def order_joints(js, ms, nubs, unbounded_first):
-    """Joints with m > 0, in solving order; returns (order, unbounded row count)."""
-    n = js.shape[0]
-    out = np.empty(n, dtype=np.int64)
+def order_joints_into(n, ms, nubs, unbounded_first, out):
+    """Indices i < n of joints with ``ms[i] > 0`` in solving order, written to
+    ``out``; returns (their number, unbounded row count)."""
     k = 0
     nub_rows = 0
     if unbounded_first:
@@ -44,7 +45,69 @@ def order_joints(js, ms, nubs, unbounded_first):
             if ms[i] > 0:
                 out[k] = i
                 k += 1
+    return k, nub_rows
+
+
+@njit(cache=True, nogil=True)
+def order_joints(js, ms, nubs, unbounded_first):
+    """Joints with m > 0, in solving order; returns (order, unbounded row count)."""
+    out = np.empty(js.shape[0], dtype=np.int64)
+    k, nub_rows = order_joints_into(js.shape[0], ms, nubs, unbounded_first, out)
     return out[:k], nub_rows
+
+
+@njit(cache=True, nogil=True)
+def island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs) -> None:
+    """Row counts of the joints ``js``: ``ms[i]`` rows, ``nubs[i]`` unbounded."""
+    for i in range(js.shape[0]):
+        j = js[i]
+        if jtype[j] != dJointTypeContact:
+            m, nub = joint_info1(jtype[j], jdata[j], jidata[j], jflags[j], jbody[j, 0],
+                                 jbody[j, 1], B, wp)
+            ms[i] = m
+            nubs[i] = nub
+    # contacts, the bulk of a busy scene's joints, in one loop without dispatch
+    contact.count_island_rows(jtype, jdata, jidata, js, ms, nubs)
+
+
+@njit(cache=True, nogil=True)
+def fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, wp, offsets,
+                     J, c, cfm, lo, hi, findex, jb):
+    """Preset and fill rows 0..m-1 of the (large enough) row arrays from the
+    joints ``js[order[k]]``, k < nk; ``offsets[k]`` becomes joint k's first row.
+    Friction indices come out island-relative. Returns m."""
+    offsets[0] = 0
+    for k in range(nk):
+        offsets[k + 1] = offsets[k] + ms[order[k]]
+    m = offsets[nk]
+    world_cfm = wp[WP_CFM]
+    for i in range(m):
+        for t in range(12):
+            J[i, t] = 0.0
+        c[i] = 0.0
+        cfm[i] = world_cfm
+        lo[i] = -math.inf
+        hi[i] = math.inf
+        findex[i] = -1
+    rows = (J, c, cfm, lo, hi, findex)
+    for k in range(nk):
+        j = js[order[k]]
+        r = offsets[k]
+        b0 = jbody[j, 0]
+        b1 = jbody[j, 1]
+        if jtype[j] != dJointTypeContact:
+            joint_info2(jtype[j], jdata[j], jidata[j], jflags[j], b0, b1, B, wp, rows, r)
+            for i in range(r, offsets[k + 1]):
+                if findex[i] >= 0:
+                    findex[i] += r
+        for i in range(r, offsets[k + 1]):
+            jb[i, 0] = b0
+            jb[i, 1] = b1
+    # contacts' rows are disjoint from the others' and read no force
+    # accumulator, so filling them after the other joints changes nothing
+    contact.fill_island_rows(jtype, jflags, jbody, jdata, jidata, js, order, nk, offsets,
+                             B[B_POS], B[B_LVEL], B[B_AVEL], wp, J, c, cfm, lo, hi, findex)
+    return m
 
 
 @njit(cache=True, nogil=True)
@@ -57,34 +120,20 @@ def build_rows(js, jtype, jbody, jflags, jdata, jidata, B, wp, unbounded_first):
     n = js.shape[0]
     ms = np.zeros(n, dtype=np.int64)
     nubs = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        j = js[i]
-        m, nub = joint_info1(jtype[j], jdata[j], jidata[j], jflags[j], jbody[j, 0],
-                             jbody[j, 1], B, wp)
-        ms[i] = m
-        nubs[i] = nub
-    order, nub_rows = order_joints(js, ms, nubs, unbounded_first)
-    nk = order.shape[0]
+    island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs)
+    order = np.empty(n, dtype=np.int64)
+    nk, nub_rows = order_joints_into(n, ms, nubs, unbounded_first, order)
+    total = 0
+    for k in range(nk):
+        total += ms[order[k]]
     offsets = np.zeros(nk + 1, dtype=np.int64)
-    for k in range(nk):
-        offsets[k + 1] = offsets[k] + ms[order[k]]
-    m = offsets[nk]
-    J = np.zeros((m, 12))
-    c = np.zeros(m)
-    cfm = np.full(m, wp[WP_CFM])
-    lo = np.full(m, -math.inf)
-    hi = np.full(m, math.inf)
-    findex = np.full(m, -1, dtype=np.int64)
-    jb = np.empty((m, 2), dtype=np.int64)
-    rows = (J, c, cfm, lo, hi, findex)
-    for k in range(nk):
-        j = js[order[k]]
-        r = offsets[k]
-        joint_info2(jtype[j], jdata[j], jidata[j], jflags[j], jbody[j, 0], jbody[j, 1],
-                    B, wp, rows, r)
-        for i in range(r, offsets[k + 1]):
-            if findex[i] >= 0:
-                findex[i] += r
-            jb[i, 0] = jbody[j, 0]
-            jb[i, 1] = jbody[j, 1]
-    return order, offsets, J, c, cfm, lo, hi, findex, jb, nub_rows
+    J = np.empty((total, 12))
+    c = np.empty(total)
+    cfm = np.empty(total)
+    lo = np.empty(total)
+    hi = np.empty(total)
+    findex = np.empty(total, dtype=np.int64)
+    jb = np.empty((total, 2), dtype=np.int64)
+    fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, wp, offsets,
+                     J, c, cfm, lo, hi, findex, jb)
+    return order[:nk], offsets, J, c, cfm, lo, hi, findex, jb, nub_rows

@@ -180,3 +180,212 @@ def _add_infinitesimal(qb, w, h) -> None:
     qb[1] += h * dq1
     qb[2] += h * dq2
     qb[3] += h * dq3
+
+
+# ----------------------------------------------------------------------------- island loops
+# The per-body stages for all bodies of an island in one call, indexing the
+# body arrays directly (no per-body views or calls with array arguments, whose
+# reference counting cost more than the arithmetic). Same arithmetic, in the
+# same order, as prepare_body and step_body.
+
+
+@njit(cache=True, nogil=True)
+def prepare_island(ib, h, gravity, flags, R, avel, facc, tacc, mass, invmass, I_body,
+                   invI_body, invI_world, scratch) -> None:
+    """:func:`prepare_body` for every body of ``ib`` (int64 body rows)."""
+    for t in range(ib.shape[0]):
+        b = ib[t]
+        _rotate_tensor_at(R, invI_body, b, scratch)
+        for i in range(3):
+            for j in range(3):
+                invI_world[b, i, j] = scratch[i, j]
+        if not flags[b] & BF_NO_GRAVITY:
+            for k in range(3):
+                if gravity[k] != 0:
+                    facc[b, k] += mass[b] * gravity[k]
+        if flags[b] & BF_GYROSCOPIC and invmass[b] > 0:
+            _gyroscopic_torque(b, h, R, avel, tacc, I_body, scratch)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rotate_tensor_at(R, T, b, out) -> None:
+    """:func:`_rotate_tensor` of R[b] and T[b]."""
+    for i in range(3):
+        t0 = T[b, i, 0] * R[b, 0, 0] + T[b, i, 1] * R[b, 0, 1] + T[b, i, 2] * R[b, 0, 2]
+        t1 = T[b, i, 0] * R[b, 1, 0] + T[b, i, 1] * R[b, 1, 1] + T[b, i, 2] * R[b, 1, 2]
+        t2 = T[b, i, 0] * R[b, 2, 0] + T[b, i, 1] * R[b, 2, 1] + T[b, i, 2] * R[b, 2, 2]
+        out[3 + i, 0] = t0
+        out[3 + i, 1] = t1
+        out[3 + i, 2] = t2
+    for i in range(3):
+        for j in range(3):
+            out[i, j] = (R[b, i, 0] * out[3, j] + R[b, i, 1] * out[4, j]
+                         + R[b, i, 2] * out[5, j])
+
+
+@njit(cache=True, nogil=True)
+def _gyroscopic_torque(b, h, R, avel, tacc, I_body, A) -> None:
+    """The implicit gyroscopic torque of :func:`prepare_body`, added to tacc[b]."""
+    _rotate_tensor_at(R, I_body, b, A)       # Iw in A[0:3]
+    w0 = avel[b, 0]
+    w1 = avel[b, 1]
+    w2 = avel[b, 2]
+    L0 = A[0, 0] * w0 + A[0, 1] * w1 + A[0, 2] * w2
+    L1 = A[1, 0] * w0 + A[1, 1] * w1 + A[1, 2] * w2
+    L2 = A[2, 0] * w0 + A[2, 1] * w1 + A[2, 2] * w2
+    for i in range(3):
+        for j in range(3):
+            A[3 + i, j] = A[i, j]
+    A[3, 1] += h * L2
+    A[3, 2] -= h * L1
+    A[4, 0] -= h * L2
+    A[4, 2] += h * L0
+    A[5, 0] += h * L1
+    A[5, 1] -= h * L0
+    c00 = A[4, 1] * A[5, 2] - A[4, 2] * A[5, 1]
+    c01 = A[4, 2] * A[5, 0] - A[4, 0] * A[5, 2]
+    c02 = A[4, 0] * A[5, 1] - A[4, 1] * A[5, 0]
+    det = A[3, 0] * c00 + A[3, 1] * c01 + A[3, 2] * c02
+    if det == 0:
+        return
+    r = 1.0 / det
+    A[6, 0] = c00 * r
+    A[7, 0] = c01 * r
+    A[8, 0] = c02 * r
+    A[6, 1] = (A[3, 2] * A[5, 1] - A[3, 1] * A[5, 2]) * r
+    A[7, 1] = (A[3, 0] * A[5, 2] - A[3, 2] * A[5, 0]) * r
+    A[8, 1] = (A[3, 1] * A[5, 0] - A[3, 0] * A[5, 1]) * r
+    A[6, 2] = (A[3, 1] * A[4, 2] - A[3, 2] * A[4, 1]) * r
+    A[7, 2] = (A[3, 2] * A[4, 0] - A[3, 0] * A[4, 2]) * r
+    A[8, 2] = (A[3, 0] * A[4, 1] - A[3, 1] * A[4, 0]) * r
+    rh = 1.0 / h
+    Ls0 = L0 * rh
+    Ls1 = L1 * rh
+    Ls2 = L2 * rh
+    for i in range(3):
+        m0 = A[i, 0] * A[6, 0] + A[i, 1] * A[7, 0] + A[i, 2] * A[8, 0]
+        m1 = A[i, 0] * A[6, 1] + A[i, 1] * A[7, 1] + A[i, 2] * A[8, 1]
+        m2 = A[i, 0] * A[6, 2] + A[i, 1] * A[7, 2] + A[i, 2] * A[8, 2]
+        if i == 0:
+            m0 -= 1.0
+        elif i == 1:
+            m1 -= 1.0
+        else:
+            m2 -= 1.0
+        tacc[b, i] += m0 * Ls0 + m1 * Ls1 + m2 * Ls2
+
+
+@njit(cache=True, nogil=True)
+def advance_island(ib, solved, cforce, h, flags, pos, q, R, lvel, avel, facc, tacc, invmass,
+                   invI_world, max_ang_speed, frot_axis, lin_damp, ang_damp, lin_thr2,
+                   ang_thr2) -> None:
+    """Velocities v += h M⁻¹ (fe + Jᵀλ) (without Jᵀλ unless ``solved``), then
+    :func:`step_body`, then clear the force accumulators, for every body of ``ib``."""
+    for t in range(ib.shape[0]):
+        b = ib[t]
+        imh = invmass[b] * h
+        if solved:
+            for k in range(3):
+                lvel[b, k] += (cforce[b, k] + facc[b, k]) * imh
+            a0 = (cforce[b, 3] + tacc[b, 0]) * h
+            a1 = (cforce[b, 4] + tacc[b, 1]) * h
+            a2 = (cforce[b, 5] + tacc[b, 2]) * h
+        else:
+            for k in range(3):
+                lvel[b, k] += facc[b, k] * imh
+            a0 = tacc[b, 0] * h
+            a1 = tacc[b, 1] * h
+            a2 = tacc[b, 2] * h
+        for k in range(3):
+            avel[b, k] += (invI_world[b, k, 0] * a0 + invI_world[b, k, 1] * a1
+                           + invI_world[b, k, 2] * a2)
+        f = flags[b]
+        if f & BF_FINITE_ROT:
+            step_body(b, h, flags, pos, q, R, lvel, avel, max_ang_speed, frot_axis, lin_damp,
+                      ang_damp, lin_thr2, ang_thr2)
+        else:
+            _step_body_infinitesimal(b, f, h, pos, q, R, lvel, avel, max_ang_speed, lin_damp,
+                                     ang_damp, lin_thr2, ang_thr2)
+        for k in range(3):
+            facc[b, k] = 0.0
+            tacc[b, k] = 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step_body_infinitesimal(b, f, h, pos, q, R, lvel, avel, max_ang_speed, lin_damp,
+                             ang_damp, lin_thr2, ang_thr2) -> None:
+    """:func:`step_body` without finite rotation, on scalars."""
+    w0 = avel[b, 0]
+    w1 = avel[b, 1]
+    w2 = avel[b, 2]
+    if f & BF_MAX_ANG_SPEED:
+        sp2 = w0 * w0 + w1 * w1 + w2 * w2
+        cap = max_ang_speed[b]
+        if sp2 > cap * cap:
+            s = cap / math.sqrt(sp2)
+            w0 *= s
+            w1 *= s
+            w2 *= s
+            avel[b, 0] = w0
+            avel[b, 1] = w1
+            avel[b, 2] = w2
+    for k in range(3):
+        pos[b, k] += h * lvel[b, k]
+    q0 = q[b, 0]
+    q1 = q[b, 1]
+    q2 = q[b, 2]
+    q3 = q[b, 3]
+    # dq/dt = ½ [0, w] ⊗ q  (w in world coordinates), as _add_infinitesimal
+    dq0 = 0.5 * (-w0 * q1 - w1 * q2 - w2 * q3)
+    dq1 = 0.5 * (w0 * q0 + w1 * q3 - w2 * q2)
+    dq2 = 0.5 * (-w0 * q3 + w1 * q0 + w2 * q1)
+    dq3 = 0.5 * (w0 * q2 - w1 * q1 + w2 * q0)
+    q0 += h * dq0
+    q1 += h * dq1
+    q2 += h * dq2
+    q3 += h * dq3
+    # dNormalize4 (zero becomes the identity)
+    l2 = q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3
+    if l2 > 0.0:
+        kq = 1.0 / math.sqrt(l2)
+        q0 *= kq
+        q1 *= kq
+        q2 *= kq
+        q3 *= kq
+    else:
+        q0 = 1.0
+        q1 = 0.0
+        q2 = 0.0
+        q3 = 0.0
+    q[b, 0] = q0
+    q[b, 1] = q1
+    q[b, 2] = q2
+    q[b, 3] = q3
+    # rotation matrix of q (as rotation.q_to_R)
+    xx2 = 2.0 * q1 * q1
+    yy2 = 2.0 * q2 * q2
+    zz2 = 2.0 * q3 * q3
+    R[b, 0, 0] = 1.0 - yy2 - zz2
+    R[b, 0, 1] = 2.0 * (q1 * q2 - q0 * q3)
+    R[b, 0, 2] = 2.0 * (q1 * q3 + q0 * q2)
+    R[b, 1, 0] = 2.0 * (q1 * q2 + q0 * q3)
+    R[b, 1, 1] = 1.0 - xx2 - zz2
+    R[b, 1, 2] = 2.0 * (q2 * q3 - q0 * q1)
+    R[b, 2, 0] = 2.0 * (q1 * q3 - q0 * q2)
+    R[b, 2, 1] = 2.0 * (q2 * q3 + q0 * q1)
+    R[b, 2, 2] = 1.0 - xx2 - yy2
+    if f & BF_LIN_DAMPING:
+        v0 = lvel[b, 0]
+        v1 = lvel[b, 1]
+        v2 = lvel[b, 2]
+        if v0 * v0 + v1 * v1 + v2 * v2 > lin_thr2[b]:
+            s = 1.0 - lin_damp[b]
+            lvel[b, 0] = v0 * s
+            lvel[b, 1] = v1 * s
+            lvel[b, 2] = v2 * s
+    if f & BF_ANG_DAMPING:
+        if w0 * w0 + w1 * w1 + w2 * w2 > ang_thr2[b]:
+            s = 1.0 - ang_damp[b]
+            avel[b, 0] = w0 * s
+            avel[b, 1] = w1 * s
+            avel[b, 2] = w2 * s

@@ -35,12 +35,7 @@ def build_adjacency(nbody, njoint, jbody, jflags, jattach):
     total = start[-1]
     joint = np.empty(total, dtype=np.int64)
     other = np.empty(total, dtype=np.int64)
-    keys = np.empty(njoint, dtype=np.int64)
     for j in range(njoint):
-        keys[j] = -jattach[j] if jflags[j] & JF_ALIVE else 1
-    order = np.argsort(keys, kind="mergesort")
-    for t in range(njoint):
-        j = order[t]
         if not jflags[j] & JF_ALIVE:
             continue
         for k in range(2):
@@ -49,6 +44,34 @@ def build_adjacency(nbody, njoint, jbody, jflags, jattach):
                 joint[fill[b]] = j
                 other[fill[b]] = jbody[j, 1 - k]
                 fill[b] += 1
+    # each body's list newest attachment first: a stable sort by -attach
+    # sequence of the short per-body lists (the same order as one stable sort
+    # of all joints, without sorting them all)
+    for b in range(nbody):
+        e0 = start[b]
+        e1 = start[b + 1]
+        if e1 - e0 > 32:
+            keys = np.empty(e1 - e0, dtype=np.int64)
+            for e in range(e0, e1):
+                keys[e - e0] = -jattach[joint[e]]
+            perm = np.argsort(keys, kind="mergesort")
+            sj = joint[e0:e1].copy()
+            so = other[e0:e1].copy()
+            for e in range(e1 - e0):
+                joint[e0 + e] = sj[perm[e]]
+                other[e0 + e] = so[perm[e]]
+            continue
+        for e in range(e0 + 1, e1):
+            jj = joint[e]
+            oo = other[e]
+            key = -jattach[jj]
+            f = e
+            while f > e0 and -jattach[joint[f - 1]] > key:
+                joint[f] = joint[f - 1]
+                other[f] = other[f - 1]
+                f -= 1
+            joint[f] = jj
+            other[f] = oo
     return start, joint, other
 
 

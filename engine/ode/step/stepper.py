@@ -15,11 +15,20 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.errors import ODEError
-from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_LAYER, WP_MAX_VEL, WP_SIZE
+from engine.ode.joints.layout import (
+    MAX_ROWS,
+    WP_CFM,
+    WP_ERP,
+    WP_FPS,
+    WP_H,
+    WP_LAYER,
+    WP_MAX_VEL,
+    WP_SIZE,
+)
 from engine.ode.rng import RNG_STATE
 from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
-from engine.ode.step.assemble import build_rows
-from engine.ode.step.integrate import prepare_body, step_body
+from engine.ode.step.assemble import fill_island_rows, island_info1, order_joints_into
+from engine.ode.step.integrate import advance_island, prepare_island
 from engine.ode.step.islands import auto_disable, build_adjacency, find_islands
 from engine.ode.step.solve import exact_solve
 from engine.ode.world import World, world_of
@@ -32,7 +41,8 @@ def _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows) -> None:
         j = js[order[k]]
         r0 = offsets[k]
         r1 = offsets[k + 1]
-        jfeedback[j, :] = 0.0
+        for t in range(12):
+            jfeedback[j, t] = 0.0
         jnrows[j] = r1 - r0
         for i in range(r0, r1):
             x = lam[i]
@@ -77,58 +87,101 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
     ni = bstart.shape[0] - 1
     cforce = np.zeros((nbody, 6))
     scratch = np.empty((9, 3))
+    # row buffers for the largest island, reused by every island (no
+    # allocation per island); a joint has at most MAX_ROWS rows
+    maxj = 0
     for isl in range(ni):
+        maxj = max(maxj, jstart[isl + 1] - jstart[isl])
+    cap = MAX_ROWS * maxj
+    ms = np.empty(maxj, dtype=np.int64)
+    nubs = np.empty(maxj, dtype=np.int64)
+    jorder = np.empty(maxj, dtype=np.int64)
+    joffsets = np.empty(maxj + 1, dtype=np.int64)
+    Jb = np.empty((cap, 12))
+    cb = np.empty(cap)
+    cfmb = np.empty(cap)
+    lob = np.empty(cap)
+    hib = np.empty(cap)
+    fib = np.empty(cap, dtype=np.int64)
+    jbb = np.empty((cap, 2), dtype=np.int64)
+    lamb = np.empty(cap)
+    work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+    # islands without joints (free bodies) are independent of everything else
+    # and use no random numbers: step them all in one batch, in island order
+    nfree = 0
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            nfree += bstart[isl + 1] - bstart[isl]
+    if nfree > 0:
+        fb = np.empty(nfree, dtype=np.int64)
+        k = 0
+        for isl in range(ni):
+            if jstart[isl + 1] == jstart[isl]:
+                for t in range(bstart[isl], bstart[isl + 1]):
+                    fb[k] = bodies[t]
+                    k += 1
+        prepare_island(fb, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
+                       invI_body, invI_world, scratch)
+        advance_island(fb, False, cforce, h, bflags, pos, q, R, lvel, avel, facc, tacc,
+                       invmass, invI_world, max_ang, frot_axis, lin_damp, ang_damp, lin_thr2,
+                       ang_thr2)
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            continue
         ib = bodies[bstart[isl]:bstart[isl + 1]]
         js = joints[jstart[isl]:jstart[isl + 1]]
-        for b in ib:
-            prepare_body(b, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
-                         invI_body, invI_world, scratch)
+        prepare_island(ib, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
+                       invI_body, invI_world, scratch)
         m = 0
-        if js.shape[0] > 0:
-            order, offsets, J, c, cfm, lo, hi, findex, jb, nub = build_rows(
-                js, jtype, jbody, jflags, jdata, jidata, B, wp, not quick)
-            m = J.shape[0]
+        nk = 0
+        nub = 0
+        nj = js.shape[0]
+        if nj > 0:
+            island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs)
+            need = 0
+            for i in range(nj):
+                need += ms[i]
+            if need > cap:
+                # a joint type with more than MAX_ROWS rows: grow the buffers
+                cap = need
+                Jb = np.empty((cap, 12))
+                cb = np.empty(cap)
+                cfmb = np.empty(cap)
+                lob = np.empty(cap)
+                hib = np.empty(cap)
+                fib = np.empty(cap, dtype=np.int64)
+                jbb = np.empty((cap, 2), dtype=np.int64)
+                lamb = np.empty(cap)
+                work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+            nk, nub = order_joints_into(nj, ms, nubs, not quick, jorder)
+            m = fill_island_rows(js, jorder, nk, ms, jtype, jbody, jflags, jdata, jidata, B,
+                                 wp, joffsets, Jb, cb, cfmb, lob, hib, fib, jbb)
         if m > 0:
-            lam = np.zeros(m)
+            order = jorder[:nk]
+            offsets = joffsets[:nk + 1]
+            J = Jb[:m]
+            jb = jbb[:m]
+            lam = lamb[:m]
+            lam[:] = 0.0
             if quick and warm:
                 _warm_start(order, offsets, js, jlam, jnrows, lam)
             if quick:
-                work = np.empty(sor_work_size(m, ib.shape[0]))
-                sor_lcp(m, J, jb.astype(np.int32), c, cfm, lo, hi, findex.astype(np.int32),
-                        ib.astype(np.int32), invmass, invI_world, lvel, avel, facc, tacc, h,
-                        iterations, sor_w, rng_state, lam, cforce, work)
+                sor_lcp(m, J, jb, cb[:m], cfmb[:m], lob[:m], hib[:m], fib[:m], ib, invmass,
+                        invI_world, lvel, avel, facc, tacc, h, iterations, sor_w, rng_state,
+                        lam, cforce, work)
             else:
-                exact_solve(J, c, cfm, lo, hi, findex, jb, nub, ib, invmass, invI_world,
-                            lvel, avel, facc, tacc, h, lam, cforce)
+                exact_solve(J, cb[:m], cfmb[:m], lob[:m], hib[:m], fib[:m], jb, nub, ib,
+                            invmass, invI_world, lvel, avel, facc, tacc, h, lam, cforce)
             for j in js:
                 jnrows[j] = 0     # joints without rows this step keep their old feedback
             _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows)
         else:
             for j in js:
                 jnrows[j] = 0
-        for b in ib:
-            # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h
-            imh = invmass[b] * h
-            if m > 0:
-                for k in range(3):
-                    lvel[b, k] += (cforce[b, k] + facc[b, k]) * imh
-                a0 = (cforce[b, 3] + tacc[b, 0]) * h
-                a1 = (cforce[b, 4] + tacc[b, 1]) * h
-                a2 = (cforce[b, 5] + tacc[b, 2]) * h
-            else:
-                for k in range(3):
-                    lvel[b, k] += facc[b, k] * imh
-                a0 = tacc[b, 0] * h
-                a1 = tacc[b, 1] * h
-                a2 = tacc[b, 2] * h
-            for k in range(3):
-                avel[b, k] += (invI_world[b, k, 0] * a0 + invI_world[b, k, 1] * a1
-                               + invI_world[b, k, 2] * a2)
-            step_body(b, h, bflags, pos, q, R, lvel, avel, max_ang, frot_axis, lin_damp,
-                      ang_damp, lin_thr2, ang_thr2)
-            for k in range(3):
-                facc[b, k] = 0.0
-                tacc[b, k] = 0.0
+        # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
+        advance_island(ib, m > 0, cforce, h, bflags, pos, q, R, lvel, avel, facc, tacc,
+                       invmass, invI_world, max_ang, frot_axis, lin_damp, ang_damp, lin_thr2,
+                       ang_thr2)
     return ni
 
 
