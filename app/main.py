@@ -1,12 +1,11 @@
 """The ``odeon`` command.
 
-- ``odeon`` (no argument): runs the small bundled engine demo and prints what
-  happens (the app issue replaces this with the main window);
+- ``odeon`` (no argument): opens the desktop app on resources/worlds/default.wbt;
 - ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]
   [--no-plugin]``: runs a world headless (with its WorldInfo.physics plugin
   unless ``--no-plugin``), streams console lines to stdout and optionally
   writes body trajectories to a CSV file;
-- ``odeon WORLD.wbt``: will open the world in the desktop app (not built yet).
+- ``odeon WORLD.wbt``: opens that world in the desktop app.
 """
 
 from __future__ import annotations
@@ -54,13 +53,22 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0
-    if argv:
-        print(f"odeon: opening '{argv[0]}' in the desktop app is not available yet (the app "
-              f"is not built); run it headless with: odeon run {argv[0]}", file=sys.stderr)
-        return 2
-    from engine.demo import run_demo
+    return _open_app(argv[0] if argv else None)
 
-    return run_demo(out=sys.stdout)
+
+def _open_app(world: str | None) -> int:
+    """Show the main window on ``world`` (default world when None); Qt's exit code."""
+    from app.gl_format import set_default_format
+
+    set_default_format()  # before the QApplication exists
+    from PySide6.QtWidgets import QApplication
+
+    from app.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = MainWindow(world)
+    window.show()
+    return app.exec()
 
 
 if __name__ == "__main__":

@@ -24,3 +24,21 @@ def pin_none() -> None:
         return  # immortal, or already pinned
     refcnt = ctypes.c_ssize_t.from_address(id(None))  # ob_refcnt is the first field
     refcnt.value += _NONE_PIN
+
+
+#: Extra references given to True and False by `pin_bools` (never released).
+_BOOL_PIN = 1 << 40
+
+
+def pin_bools() -> None:
+    """The same bug for booleans: ``QObject.property()`` returning a bool gives
+    True/False without a new reference, and pyqtgraph calls
+    ``self.property('styleWasChanged')`` in every ``PlotDataItem.setData``, so
+    plot redraws lower the refcount of True or False until the process aborts
+    with "bool_dealloc" (about a minute of running with plots shown). Adding
+    2**40 references once makes them practically immortal. Idempotent."""
+    if sys.version_info >= (3, 12):
+        return
+    for value in (True, False):
+        if sys.getrefcount(value) < _BOOL_PIN // 2:
+            ctypes.c_ssize_t.from_address(id(value)).value += _BOOL_PIN

@@ -27,3 +27,23 @@ def gl_available(qapp) -> bool:
     if profile == QSurfaceFormat.OpenGLContextProfile.CoreProfile:
         pytest.fail("got a core-profile context: the compatibility format was not applied")
     return True
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_engine() -> None:
+    """Compile the engine's kernels once, before the tests that wait on the
+    engine thread with timeouts: on a cold numba cache the first steps of a
+    world compile for minutes, which is not what those tests measure."""
+    from pathlib import Path
+
+    from engine.plugins import PluginHost
+    from engine.sim import Simulation
+
+    world = Path(__file__).resolve().parents[2] / "resources" / "worlds" / "default.wbt"
+    for stepper in ("step", "quickstep"):
+        sim = Simulation(str(world), stepper=stepper)
+        host = PluginHost(sim)
+        host.load_world_plugin()
+        for _ in range(80):
+            host.step()
+        host.close()

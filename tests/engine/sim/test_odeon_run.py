@@ -44,8 +44,3 @@ def test_odeon_run_reports_a_bad_file(tmp_path, capsys) -> None:
     world.write_text("#VRML_SIM R2025a utf8\nSolid { tranlation 0 0 1 }\n")
     assert main(["run", str(world)]) == 1
     assert "tranlation" in capsys.readouterr().err
-
-
-def test_odeon_with_a_world_says_the_app_is_not_built(capsys) -> None:
-    assert main([WORLD]) == 2
-    assert "not available yet" in capsys.readouterr().err

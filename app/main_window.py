@@ -1,0 +1,474 @@
+"""`MainWindow`: Odeon's desktop window (DESIGN.md section 6, docs/app.md).
+
+The 3D viewport in the centre, the scene tree (left), console (bottom) and
+plots (right) docks, menus File / Simulation / Tools / View, a tool bar and a
+status bar with the simulated time (``H:MM:SS:mmm``) and speed.
+
+One `EngineRunner` per open world runs it in the engine thread; a
+`RunnerBridge` brings its frames and console lines to the GUI thread. A world
+is opened by building a new runner first: when the file does not load, the
+error is shown (message box and console) and the previous world stays open.
+
+Questions and messages go through injectable callables so tests can answer:
+``ask_unsaved(text) -> "save" | "discard" | "cancel"``,
+``confirm(title, text) -> bool``, ``show_error(title, text)`` and
+``run_wizard(project_dir, parent) -> (name, path, open_editor) | None``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QStyle,
+    QWidget,
+)
+
+from app.console_dock import ConsoleDock
+from app.main_window_support import (
+    EngineSink,
+    RecentFiles,
+    format_speed,
+    format_time,
+)
+from app.new_plugin_wizard import NewPluginWizard, project_of_world
+from app.plots_dock import PlotsDock
+from app.plugin_editor import PluginEditor
+from app.runner import EngineRunner
+from app.runner_qt import RunnerBridge
+from app.scene_tree import SceneTreeDock
+from app.viewport import ViewportWidget
+from engine.plugins.discovery import find_plugin, is_no_plugin
+from engine.sim.geometry import BuildError
+from engine.world import WorldError, write_world
+
+#: The world opened when none is given.
+DEFAULT_WORLD = Path(__file__).resolve().parents[1] / "resources" / "worlds" / "default.wbt"
+
+AskUnsaved = Callable[[str], str]
+Confirm = Callable[[str, str], bool]
+ShowError = Callable[[str, str], None]
+RunWizard = Callable[[Path | None, QWidget], "tuple[str, Path, bool] | None"]
+
+
+class MainWindow(QMainWindow):
+    """Odeon's main window (see module docstring)."""
+
+    def __init__(self, world_path: str | os.PathLike | None = None, *,
+                 settings_path: str | None = None, ask_unsaved: AskUnsaved | None = None,
+                 confirm: Confirm | None = None, show_error: ShowError | None = None,
+                 run_wizard: RunWizard | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("OdeonMainWindow")
+        self.settings = (QSettings(settings_path, QSettings.Format.IniFormat)
+                         if settings_path else QSettings("Odeon", "Odeon"))
+        self.recent = RecentFiles(self.settings)
+        self.ask_unsaved: AskUnsaved = ask_unsaved or self._ask_unsaved_dialog
+        self.confirm: Confirm = confirm or self._confirm_dialog
+        self.show_error: ShowError = show_error or self._error_dialog
+        self.run_wizard: RunWizard = run_wizard or NewPluginWizard.run
+        self.runner: EngineRunner | None = None
+        self.bridge: RunnerBridge | None = None
+        self.world_path: str | None = None
+        self.editor: PluginEditor | None = None
+        self.viewport = ViewportWidget(self)
+        self.setCentralWidget(self.viewport)
+        self.tree = SceneTreeDock(self)
+        self.console = ConsoleDock(self)
+        self.console.setObjectName("ConsoleDock")
+        self.plots = PlotsDock(self)
+        self.plots.setObjectName("PlotsDock")
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.tree)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.console)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.plots)
+        self.time_label = QLabel(format_time(0))
+        self.speed_label = QLabel(format_speed(0.0, False))
+        self.mode_label = QLabel("paused")
+        for label in (self.mode_label, self.time_label, self.speed_label):
+            self.statusBar().addPermanentWidget(label)
+        self.actions_: dict[str, QAction] = {}
+        self._make_actions()
+        self._make_menus()
+        self.viewport.solid_picked.connect(self._on_picked)
+        self.tree.node_selected.connect(self._on_node_selected)
+        self.tree.edit_plugin_requested.connect(self.edit_plugin)
+        self.tree.undo_stack.cleanChanged.connect(self._update_title)
+        self.console.open_location.connect(self.open_in_editor)
+        self.resize(1280, 860)
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.resizeDocks([self.tree, self.plots], [330, 300], horizontal)
+        self.resizeDocks([self.console], [170], vertical)
+        self._restore_layout()
+        self.load_world(world_path or DEFAULT_WORLD)
+
+    # ------------------------------------------------------------- actions
+    def _make_actions(self) -> None:
+        key = QKeySequence
+        specs: list[tuple[str, str, object, Callable[[], object]]] = [
+            ("open", "&Open World...", key.StandardKey.Open, self.open_dialog),
+            ("save", "&Save World", key.StandardKey.Save, self.save),
+            ("save_as", "Save World &As...", key("Ctrl+Shift+S"), self.save_as_dialog),
+            ("reload", "&Reload World", key("Ctrl+Shift+R"), self.reload_world),
+            ("new_plugin", "New &Physics Plugin...", None, self.new_plugin),
+            ("quit", "&Quit", key.StandardKey.Quit, self.close),
+            ("realtime", "Run &Real-time", key("Ctrl+2"), self.run_realtime),
+            ("fast", "Run &Fast", key("Ctrl+3"), self.run_fast),
+            ("pause", "&Pause", key("Ctrl+0"), self.pause),
+            ("step", "&Step", key("Ctrl+1"), self.step),
+            ("reset", "Re&set Simulation", key("Ctrl+Shift+T"), self.reset),
+            ("edit_plugin", "&Edit Physics Plugin", None, self.edit_plugin),
+            ("reload_plugin", "Re&load Physics Plugin", None, self.reload_plugin),
+        ]
+        for name, text, shortcut, slot in specs:
+            action = QAction(text, self)
+            if shortcut is not None:
+                action.setShortcut(shortcut)
+            action.triggered.connect(lambda _=False, fn=slot: fn())
+            self.actions_[name] = action
+        views = [("bounding", "&Bounding Objects", "show_bounding_objects"),
+                 ("contacts", "&Contact Points and Normals", "show_contacts"),
+                 ("forces", "Contact &Forces", "show_forces"),
+                 ("trails", "&Trajectories", "show_trails")]
+        for name, text, flag in views:
+            action = QAction(text, self, checkable=True)
+            action.setChecked(bool(getattr(self.viewport, flag)))
+            action.toggled.connect(lambda on, f=flag: setattr(self.viewport, f, on))
+            self.actions_[name] = action
+        plots = self.plots.toggleViewAction()
+        plots.setText("&Plots")
+        self.actions_["plots"] = plots
+
+    def _make_menus(self) -> None:
+        a = self.actions_
+        file_menu = self.menuBar().addMenu("&File")
+        file_menu.addAction(a["open"])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        for name in ("save", "save_as", "reload"):
+            file_menu.addAction(a[name])
+        file_menu.addSeparator()
+        file_menu.addAction(a["new_plugin"])
+        file_menu.addSeparator()
+        file_menu.addAction(a["quit"])
+        sim_menu = self.menuBar().addMenu("&Simulation")
+        for name in ("realtime", "fast", "pause", "step", "reset"):
+            sim_menu.addAction(a[name])
+        tools = self.menuBar().addMenu("&Tools")
+        tools.addAction(a["edit_plugin"])
+        tools.addAction(a["reload_plugin"])
+        view = self.menuBar().addMenu("&View")
+        for name in ("bounding", "contacts", "forces", "trails", "plots"):
+            view.addAction(a[name])
+        view.addSeparator()
+        for dock in (self.tree, self.console):
+            view.addAction(dock.toggleViewAction())
+        sp = QStyle.StandardPixmap
+        icons = {"open": sp.SP_DialogOpenButton, "save": sp.SP_DialogSaveButton,
+                 "reload": sp.SP_BrowserReload, "reset": sp.SP_MediaSkipBackward,
+                 "step": sp.SP_ArrowRight, "pause": sp.SP_MediaPause,
+                 "realtime": sp.SP_MediaPlay, "fast": sp.SP_MediaSeekForward}
+        for name, pixmap in icons.items():
+            a[name].setIcon(self.style().standardIcon(pixmap))
+        self.toolbar = self.addToolBar("Simulation")
+        self.toolbar.setObjectName("SimulationToolBar")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        for name in ("open", "save", "reload", None, "reset", "step", "pause", "realtime",
+                     "fast"):
+            if name is None:
+                self.toolbar.addSeparator()
+            else:
+                self.toolbar.addAction(a[name])
+        self.tools_toolbar = self.addToolBar("Plugin and View")
+        self.tools_toolbar.setObjectName("ToolsToolBar")
+        for name in ("edit_plugin", "reload_plugin", None, "bounding", "contacts", "forces",
+                     "trails", "plots"):
+            if name is None:
+                self.tools_toolbar.addSeparator()
+            else:
+                self.tools_toolbar.addAction(a[name])
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent.paths():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _=False, p=path: self.open_world(p))
+        self.recent_menu.setEnabled(True)
+
+    # ------------------------------------------------------------- worlds
+    def load_world(self, path: str | os.PathLike) -> bool:
+        """Open ``path`` in a new engine runner; on failure show the error and
+        keep the current world. No unsaved-changes question (see `open_world`)."""
+        path = os.path.abspath(path)
+        try:
+            runner = EngineRunner(path)
+        except (OSError, WorldError, BuildError, ValueError) as exc:
+            message = f"Could not open '{path}': {exc}"
+            self.console.append("odeon", f"ERROR: {message}")
+            self.console.flush()
+            self.show_error("Open World", message)
+            return False
+        self._close_runner()
+        self.runner, self.world_path = runner, path
+        self.bridge = RunnerBridge(runner, self)
+        self.bridge.frame_ready.connect(self._on_frame)
+        self.bridge.console_line.connect(self.console.append)
+        self.bridge.state_changed.connect(self.mode_label.setText)
+        self.console.append_lines(list(runner.sim.console.lines))
+        self.viewport.set_world(runner.world)
+        self.viewport.set_plugin_draw(lambda p: self.runner.draw(p) if self.runner else False)
+        self.tree.set_world(runner.world, EngineSink(runner, self._edit_applied), path)
+        self.tree.undo_stack.setClean()
+        self.plots.clear()
+        self.plots.forget_solids()
+        self._on_frame(runner.latest_frame())
+        self.bridge.start()
+        self.recent.add(path)
+        self._update_title()
+        return True
+
+    def open_world(self, path: str | os.PathLike) -> bool:
+        """`load_world` after asking about unsaved changes."""
+        return self.maybe_save() and self.load_world(path)
+
+    def open_dialog(self) -> bool:
+        """File > Open World..."""
+        start = os.path.dirname(self.world_path or str(DEFAULT_WORLD))
+        path, _ = QFileDialog.getOpenFileName(self, "Open World", start, "Worlds (*.wbt)")
+        return bool(path) and self.open_world(path)
+
+    def reload_world(self) -> bool:
+        """File > Reload World: parse the file again (asks about unsaved changes)."""
+        return self.world_path is not None and self.open_world(self.world_path)
+
+    def save(self) -> bool:
+        """File > Save World (atomic write)."""
+        return self.world_path is not None and self.save_as(self.world_path)
+
+    def save_as(self, path: str | os.PathLike) -> bool:
+        """Write the world to ``path`` (atomic) and make it the world's file."""
+        if self.runner is None:
+            return False
+        path = os.path.abspath(path)
+        try:
+            self.runner.call(lambda sim: write_world(sim.world, path)).result(10.0)
+        except (OSError, WorldError) as exc:
+            self.show_error("Save World", f"Could not save '{path}': {exc}")
+            return False
+        self.world_path = path
+        self.tree.controller.world_path = path
+        self.tree.undo_stack.setClean()
+        self.recent.add(path)
+        self._update_title()
+        return True
+
+    def save_as_dialog(self) -> bool:
+        """File > Save World As..."""
+        path, _ = QFileDialog.getSaveFileName(self, "Save World As", self.world_path or "",
+                                              "Worlds (*.wbt)")
+        return bool(path) and self.save_as(path)
+
+    def is_modified(self) -> bool:
+        """True when the scene has edits not saved to the file."""
+        return not self.tree.undo_stack.isClean()
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes: False when the user cancels."""
+        if not self.is_modified():
+            return True
+        name = os.path.basename(self.world_path or "world")
+        answer = self.ask_unsaved(f"The world '{name}' has been modified.\n"
+                                  "Do you want to save the changes?")
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    # --------------------------------------------------------- simulation
+    def run_realtime(self) -> None:
+        """Simulation > Run Real-time."""
+        if self.runner:
+            self.runner.run_realtime()
+
+    def run_fast(self) -> None:
+        """Simulation > Run Fast."""
+        if self.runner:
+            self.runner.run_fast()
+
+    def pause(self) -> None:
+        """Simulation > Pause."""
+        if self.runner:
+            self.runner.pause()
+
+    def step(self) -> None:
+        """Simulation > Step (one basicTimeStep)."""
+        if self.runner:
+            self.runner.step_once()
+
+    def reset(self) -> None:
+        """Simulation > Reset Simulation."""
+        if self.runner:
+            self.runner.reset()
+            self.plots.clear()
+
+    # ------------------------------------------------------------ plugins
+    def plugin_source(self) -> Path | None:
+        """The source file of the world's WorldInfo.physics plugin (None if none)."""
+        if self.runner is None:
+            return None
+        info = self.runner.world.world_info
+        name = str(info.get("physics")) if info is not None else ""
+        location = None if is_no_plugin(name) else find_plugin(name, self.world_path)
+        return location.source if location is not None else None
+
+    def edit_plugin(self, name: str | None = None) -> bool:
+        """Tools > Edit Physics Plugin (or the Select dialog's Edit button for ``name``)."""
+        if name:
+            location = find_plugin(name, self.world_path)
+            source = location.source if location is not None else None
+        else:
+            source = self.plugin_source()
+            if source is None and self._plugin_name() in ("", None):
+                if self.confirm("Edit Physics Plugin", "This simulation does not currently "
+                                "use a physics plugin. Would you like to create one?"):
+                    return self.new_plugin()
+                return False
+        if source is None or not source.is_file():
+            self.show_error("Edit Physics Plugin", "Could not find the source file of the "
+                            f"'{name or self._plugin_name()}' physics plugin.")
+            return False
+        return self.open_in_editor(str(source), None)
+
+    def _plugin_name(self) -> str | None:
+        info = self.runner.world.world_info if self.runner else None
+        name = str(info.get("physics")) if info is not None else ""
+        return None if is_no_plugin(name) else name
+
+    def open_in_editor(self, path: str, line: int | None = None) -> bool:
+        """Show ``path`` in the plugin editor (at ``line``)."""
+        if self.editor is None:
+            self.editor = PluginEditor(self)
+            self.editor.setWindowFlag(Qt.WindowType.Window, True)
+            self.editor.saved.connect(lambda _path: self.reload_plugin())
+        if not self.editor.open_file(path, line):
+            return False
+        self.editor.show()
+        self.editor.raise_()
+        return True
+
+    def reload_plugin(self) -> None:
+        """Tools > Reload Physics Plugin (also after saving in the editor)."""
+        if self.runner:
+            self.runner.reload_plugin()
+
+    def new_plugin(self) -> bool:
+        """File > New Physics Plugin...: wizard, set WorldInfo.physics (undoable), edit."""
+        if self.runner is None:
+            return False
+        self.pause()
+        project = project_of_world(self.world_path) if self.world_path else None
+        result = self.run_wizard(project, self)
+        if result is None:
+            return False
+        name, path, open_editor = result
+        return self.use_new_plugin(name, str(path), open_editor)
+
+    def use_new_plugin(self, name: str, path: str, open_editor: bool = True) -> bool:
+        """Set WorldInfo.physics to ``name`` through the scene tree and open ``path``."""
+        info = self.runner.world.world_info if self.runner else None
+        if info is None:
+            self.show_error("New Physics Plugin", "The world has no WorldInfo node.")
+            return False
+        ok = self.tree.controller.set_field(info, "physics", name)
+        if ok and open_editor:
+            self.open_in_editor(path, None)
+        return ok
+
+    # ------------------------------------------------------------ updates
+    def _on_frame(self, frame) -> None:
+        self.viewport.set_frame(frame)
+        self.tree.apply_frame(frame)
+        self.plots.add_frame(frame)
+        self.time_label.setText(format_time(frame.time_ms))
+        self.speed_label.setText(format_speed(frame.speed, frame.running))
+        self.mode_label.setText(frame.mode)
+        if frame.pause_message:
+            self.statusBar().showMessage(frame.pause_message)
+
+    def _edit_applied(self, _edit, visual: bool) -> None:
+        if visual and self.runner is not None:
+            self.viewport.set_world(self.runner.world)
+        if self.runner is not None:
+            self._on_frame(self.runner.latest_frame())
+
+    def _on_picked(self, node) -> None:
+        if node is not None:
+            self.tree.select_node(node)
+        self.plots.set_solid(node)
+
+    def _on_node_selected(self, node) -> None:
+        if node is None or not getattr(node, "is_a", lambda _t: False)("Solid"):
+            return
+        self.viewport.set_trail_solids([node])
+        self.plots.set_solid(node)
+
+    def _update_title(self, *_args) -> None:
+        name = os.path.basename(self.world_path) if self.world_path else "untitled"
+        star = "*" if self.is_modified() else ""
+        self.setWindowTitle(f"Odeon - {name}{star}")
+
+    # ----------------------------------------------------- layout, closing
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("mainWindow/geometry")
+        state = self.settings.value("mainWindow/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def save_layout(self) -> None:
+        """Remember the window geometry and dock layout (QSettings)."""
+        self.settings.setValue("mainWindow/geometry", self.saveGeometry())
+        self.settings.setValue("mainWindow/state", self.saveState())
+        self.settings.sync()
+
+    def _close_runner(self) -> None:
+        if self.bridge is not None:
+            self.bridge.close()
+            self.bridge.deleteLater()
+            self.bridge = None
+        if self.runner is not None:
+            self.viewport.set_plugin_draw(None)
+            self.runner.stop()
+            self.runner = None
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        """Ask about unsaved changes, remember the layout, stop the engine."""
+        if not self.maybe_save() or (self.editor is not None and not self.editor.maybe_save()):
+            event.ignore()
+            return
+        self.save_layout()
+        if self.editor is not None:
+            self.editor.close()
+        self._close_runner()
+        event.accept()
+
+    # ---------------------------------------------------------- dialogs
+    def _ask_unsaved_dialog(self, text: str) -> str:
+        buttons = (QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                   | QMessageBox.StandardButton.Cancel)
+        answer = QMessageBox.question(self, "Odeon", text, buttons)
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+
+    def _confirm_dialog(self, title: str, text: str) -> bool:
+        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+
+    def _error_dialog(self, title: str, text: str) -> None:
+        QMessageBox.critical(self, title, text)

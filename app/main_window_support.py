@@ -1,0 +1,96 @@
+"""Helpers of the main window: time format, the engine edit sink, recent files.
+
+* `format_time` gives the status bar's simulated time (``H:MM:SS:mmm``, Webots).
+* `EngineSink` is the scene tree's `EditSink`: it runs every edit in the engine
+  thread (`EngineRunner.call`) and waits for it, so the tree sees the result
+  and errors reach the undo command (which reports them in the dock).
+* `RecentFiles` keeps the File > Open Recent list in a `QSettings`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import QSettings
+
+from app.runner import EngineRunner
+from app.scene_tree.edits import Edit, SetField
+from app.scene_tree.edits import apply_edit as apply_tree_edit
+from engine.sim.edits import apply_edit as apply_sim_edit
+from engine.world import DEF_FIELD
+
+#: Longest wait [s] for the engine thread to apply an edit.
+EDIT_TIMEOUT = 10.0
+#: Entries kept in File > Open Recent.
+MAX_RECENT = 8
+
+
+def format_time(time_ms: float) -> str:
+    """Simulated time as ``H:MM:SS:mmm`` (e.g. ``0:00:01:024``)."""
+    total = int(round(time_ms))
+    ms = total % 1000
+    seconds = total // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}:{ms:03d}"
+
+
+def format_speed(speed: float, running: bool) -> str:
+    """The speedometer text (``1.00x``; ``-`` when not running)."""
+    return f"{speed:.2f}x" if running else "-"
+
+
+class EngineSink:
+    """Scene tree edits applied in the engine thread (see module docstring).
+
+    ``on_applied(edit, visual)`` runs in the GUI thread after each edit;
+    ``visual`` is True when the 3D scene must be rebuilt (structural edits,
+    looks, edits that needed a simulation rebuild).
+    """
+
+    def __init__(self, runner: EngineRunner,
+                 on_applied: Callable[[Edit, bool], None] | None = None) -> None:
+        self.runner = runner
+        self.on_applied = on_applied
+
+    def apply(self, edit: Edit) -> None:
+        """Apply ``edit`` in the engine thread; raises the edit's error."""
+        host = self.runner.host
+
+        def run(sim) -> bool:
+            if isinstance(edit, SetField) and edit.field != DEF_FIELD:
+                result = apply_sim_edit(sim, edit.node, edit.field, edit.value)
+                if result.needs_rebuild:
+                    sim.rebuild()
+                elif result.kind == "plugin":
+                    host.load_world_plugin()
+                return result.kind in ("none", "rebuild")
+            apply_tree_edit(sim.world, edit)
+            if not isinstance(edit, SetField):
+                sim.rebuild()
+            return True
+
+        visual = self.runner.call(run).result(EDIT_TIMEOUT)
+        if self.on_applied is not None:
+            self.on_applied(edit, bool(visual))
+
+
+class RecentFiles:
+    """The File > Open Recent list stored under ``recentFiles`` in ``settings``."""
+
+    KEY = "recentFiles"
+
+    def __init__(self, settings: QSettings) -> None:
+        self.settings = settings
+
+    def paths(self) -> list[str]:
+        """Newest first."""
+        value = self.settings.value(self.KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(p) for p in (value or [])]
+
+    def add(self, path: str) -> None:
+        """Put ``path`` first (once)."""
+        path = os.path.abspath(path)
+        paths = [path] + [p for p in self.paths() if p != path]
+        self.settings.setValue(self.KEY, paths[:MAX_RECENT])
