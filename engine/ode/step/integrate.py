@@ -22,94 +22,6 @@ from engine.ode.kernels.vec import normalize4_inplace, q_to_R, qmul0
 
 
 @njit(cache=True, nogil=True)
-def _rotate_tensor(R, T, out) -> None:
-    """out = R · T · Rᵀ for (3,3) R and T, as R · (T · Rᵀ), without allocating."""
-    for i in range(3):
-        t0 = T[i, 0] * R[0, 0] + T[i, 1] * R[0, 1] + T[i, 2] * R[0, 2]
-        t1 = T[i, 0] * R[1, 0] + T[i, 1] * R[1, 1] + T[i, 2] * R[1, 2]
-        t2 = T[i, 0] * R[2, 0] + T[i, 1] * R[2, 1] + T[i, 2] * R[2, 2]
-        out[3 + i, 0] = t0       # scratch rows 3..5 hold T · Rᵀ
-        out[3 + i, 1] = t1
-        out[3 + i, 2] = t2
-    for i in range(3):
-        for j in range(3):
-            out[i, j] = R[i, 0] * out[3, j] + R[i, 1] * out[4, j] + R[i, 2] * out[5, j]
-
-
-@njit(cache=True, nogil=True)
-def prepare_body(b, h, gravity, flags, R, avel, facc, tacc, mass, invmass, I_body,
-                 invI_body, invI_world, scratch) -> None:
-    """World inverse inertia R·I⁻¹·Rᵀ; gravity force m·g; implicit gyroscopic torque.
-
-    The gyroscopic torque -w × (I w) is taken implicitly (Lacoursière's
-    stabilisation, as ODE 0.16): with angular momentum L = I w and
-    Ĩ = I + h [L]ₓ⁻ (the minus cross-product matrix), the torque that makes
-    the semi-implicit update behave implicitly is (I Ĩ⁻¹ - 1) L / h.
-    ``scratch`` is a (9, 3) work array.
-    """
-    Rb = R[b]
-    _rotate_tensor(Rb, invI_body[b], scratch)
-    for i in range(3):
-        for j in range(3):
-            invI_world[b, i, j] = scratch[i, j]
-    if not flags[b] & BF_NO_GRAVITY:
-        for k in range(3):
-            if gravity[k] != 0:
-                facc[b, k] += mass[b] * gravity[k]
-    if not (flags[b] & BF_GYROSCOPIC and invmass[b] > 0):
-        return
-    _rotate_tensor(Rb, I_body[b], scratch)       # Iw in scratch[0:3]
-    w = avel[b]
-    L0 = scratch[0, 0] * w[0] + scratch[0, 1] * w[1] + scratch[0, 2] * w[2]
-    L1 = scratch[1, 0] * w[0] + scratch[1, 1] * w[1] + scratch[1, 2] * w[2]
-    L2 = scratch[2, 0] * w[0] + scratch[2, 1] * w[1] + scratch[2, 2] * w[2]
-    # Ĩ = Iw + h·[-L]ₓ in scratch[3:6]
-    for i in range(3):
-        for j in range(3):
-            scratch[3 + i, j] = scratch[i, j]
-    scratch[3, 1] += h * L2
-    scratch[3, 2] -= h * L1
-    scratch[4, 0] -= h * L2
-    scratch[4, 2] += h * L0
-    scratch[5, 0] += h * L1
-    scratch[5, 1] -= h * L0
-    # Ĩ⁻¹ in scratch[6:9] by cofactors
-    A = scratch
-    c00 = A[4, 1] * A[5, 2] - A[4, 2] * A[5, 1]
-    c01 = A[4, 2] * A[5, 0] - A[4, 0] * A[5, 2]
-    c02 = A[4, 0] * A[5, 1] - A[4, 1] * A[5, 0]
-    det = A[3, 0] * c00 + A[3, 1] * c01 + A[3, 2] * c02
-    if det == 0:
-        return
-    r = 1.0 / det
-    A[6, 0] = c00 * r
-    A[7, 0] = c01 * r
-    A[8, 0] = c02 * r
-    A[6, 1] = (A[3, 2] * A[5, 1] - A[3, 1] * A[5, 2]) * r
-    A[7, 1] = (A[3, 0] * A[5, 2] - A[3, 2] * A[5, 0]) * r
-    A[8, 1] = (A[3, 1] * A[5, 0] - A[3, 0] * A[5, 1]) * r
-    A[6, 2] = (A[3, 1] * A[4, 2] - A[3, 2] * A[4, 1]) * r
-    A[7, 2] = (A[3, 2] * A[4, 0] - A[3, 0] * A[4, 2]) * r
-    A[8, 2] = (A[3, 0] * A[4, 1] - A[3, 1] * A[4, 0]) * r
-    rh = 1.0 / h
-    Ls0 = L0 * rh
-    Ls1 = L1 * rh
-    Ls2 = L2 * rh
-    # tau = (Iw · Ĩ⁻¹ - 1) · L / h
-    for i in range(3):
-        m0 = A[i, 0] * A[6, 0] + A[i, 1] * A[7, 0] + A[i, 2] * A[8, 0]
-        m1 = A[i, 0] * A[6, 1] + A[i, 1] * A[7, 1] + A[i, 2] * A[8, 1]
-        m2 = A[i, 0] * A[6, 2] + A[i, 1] * A[7, 2] + A[i, 2] * A[8, 2]
-        if i == 0:
-            m0 -= 1.0
-        elif i == 1:
-            m1 -= 1.0
-        else:
-            m2 -= 1.0
-        tacc[b, i] += m0 * Ls0 + m1 * Ls1 + m2 * Ls2
-
-
-@njit(cache=True, nogil=True)
 def _sinc(x: float) -> float:
     # sin(x)/x with its Taylor series near 0, accurate to the last bit there
     if abs(x) < 1.0e-4:
@@ -185,14 +97,16 @@ def _add_infinitesimal(qb, w, h) -> None:
 # ----------------------------------------------------------------------------- island loops
 # The per-body stages for all bodies of an island in one call, indexing the
 # body arrays directly (no per-body views or calls with array arguments, whose
-# reference counting cost more than the arithmetic). Same arithmetic, in the
-# same order, as prepare_body and step_body.
+# reference counting cost more than the arithmetic). Bodies with finite
+# rotation still go through step_body.
 
 
 @njit(cache=True, nogil=True)
 def prepare_island(ib, h, gravity, flags, R, avel, facc, tacc, mass, invmass, I_body,
                    invI_body, invI_world, scratch) -> None:
-    """:func:`prepare_body` for every body of ``ib`` (int64 body rows)."""
+    """World inverse inertia R·I⁻¹·Rᵀ, gravity force m·g and the implicit
+    gyroscopic torque for every body of ``ib`` (int64 body rows); ``scratch``
+    is a (9, 3) work array."""
     for t in range(ib.shape[0]):
         b = ib[t]
         _rotate_tensor_at(R, invI_body, b, scratch)
@@ -225,7 +139,14 @@ def _rotate_tensor_at(R, T, b, out) -> None:
 
 @njit(cache=True, nogil=True)
 def _gyroscopic_torque(b, h, R, avel, tacc, I_body, A) -> None:
-    """The implicit gyroscopic torque of :func:`prepare_body`, added to tacc[b]."""
+    """The implicit gyroscopic torque of body ``b``, added to tacc[b].
+
+    The gyroscopic torque -w × (I w) is taken implicitly (Lacoursière's
+    stabilisation, as ODE 0.16): with angular momentum L = I w and
+    Ĩ = I + h [L]ₓ⁻ (the minus cross-product matrix), the torque that makes
+    the semi-implicit update behave implicitly is (I Ĩ⁻¹ - 1) L / h.
+    ``A`` is a (9, 3) work array: Iw in A[0:3], Ĩ in A[3:6], Ĩ⁻¹ in A[6:9].
+    """
     _rotate_tensor_at(R, I_body, b, A)       # Iw in A[0:3]
     w0 = avel[b, 0]
     w1 = avel[b, 1]
