@@ -71,6 +71,16 @@ def _warm_start(order, offsets, js, jlam, jnrows, lam) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _row_buffers(cap, quick):
+    """Row buffers for ``cap`` rows: J (cap, 12), rhs, cfm, lo, hi, findex,
+    body pairs (cap, 2), lambda, and the SOR work array (empty for dWorldStep)."""
+    work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+    return (np.empty((cap, 12)), np.empty(cap), np.empty(cap), np.empty(cap), np.empty(cap),
+            np.empty(cap, dtype=np.int64), np.empty((cap, 2), dtype=np.int64), np.empty(cap),
+            work)
+
+
+@njit(cache=True, nogil=True)
 def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, bseq, B, mass,
                 I_body, invI_body, invI_world, damping, ad, njoint, jtype, jbody, jflags, jattach,
                 jdata, jidata, jfeedback, jlam, jnrows, rng_state):
@@ -97,15 +107,7 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
     nubs = np.empty(maxj, dtype=np.int64)
     jorder = np.empty(maxj, dtype=np.int64)
     joffsets = np.empty(maxj + 1, dtype=np.int64)
-    Jb = np.empty((cap, 12))
-    cb = np.empty(cap)
-    cfmb = np.empty(cap)
-    lob = np.empty(cap)
-    hib = np.empty(cap)
-    fib = np.empty(cap, dtype=np.int64)
-    jbb = np.empty((cap, 2), dtype=np.int64)
-    lamb = np.empty(cap)
-    work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+    Jb, cb, cfmb, lob, hib, fib, jbb, lamb, work = _row_buffers(cap, quick)
     # islands without joints (free bodies) are independent of everything else
     # and use no random numbers: step them all in one batch, in island order
     nfree = 0
@@ -144,15 +146,7 @@ def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, b
             if need > cap:
                 # a joint type with more than MAX_ROWS rows: grow the buffers
                 cap = need
-                Jb = np.empty((cap, 12))
-                cb = np.empty(cap)
-                cfmb = np.empty(cap)
-                lob = np.empty(cap)
-                hib = np.empty(cap)
-                fib = np.empty(cap, dtype=np.int64)
-                jbb = np.empty((cap, 2), dtype=np.int64)
-                lamb = np.empty(cap)
-                work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+                Jb, cb, cfmb, lob, hib, fib, jbb, lamb, work = _row_buffers(cap, quick)
             nk, nub = order_joints_into(nj, ms, nubs, not quick, jorder)
             m = fill_island_rows(js, jorder, nk, ms, jtype, jbody, jflags, jdata, jidata, B,
                                  wp, joffsets, Jb, cb, cfmb, lob, hib, fib, jbb)
