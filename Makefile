@@ -5,7 +5,14 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean system-deps system-deps-test
+
+# Debian packages (Qt + OpenGL libraries; Xvfb and libode8 for the tests), only when missing.
+system-deps:
+	@bash scripts/system-deps.sh
+
+system-deps-test:
+	@bash scripts/system-deps.sh --test
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,18 +20,18 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-run: $(STAMP)
+run: system-deps $(STAMP)
 	$(VENV)/bin/odeon
 
-# The app's tests need an X server with OpenGL: Xvfb (apt: xvfb xauth libgl1-mesa-dri,
-# see .ci/run for the full list) unless a display is already there.
+# The app's tests need an X server with OpenGL: Xvfb (installed by system-deps-test)
+# unless a display is already there.
 GUI_ENV := QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx
 
-test: $(STAMP)
+test: system-deps-test $(STAMP)
 	@if [ -n "$$DISPLAY" ]; then $(GUI_ENV) $(PY) -m pytest; \
 	elif command -v xvfb-run >/dev/null; then \
 	  $(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m pytest; \
-	else echo "make test: the app's tests need Xvfb: apt-get install xvfb xauth libgl1-mesa-dri (see .ci/run)" >&2; exit 1; fi
+	else echo "make test: the app's tests need Xvfb: apt-get install xvfb xauth libgl1-mesa-dri" >&2; exit 1; fi
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py
