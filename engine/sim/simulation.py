@@ -280,16 +280,13 @@ class Simulation:
 def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
     """The contact joints a plugin made in ``group`` this step, as `ContactPoint`s
     (Solid records from the geoms, else from the bodies; feedback when the
-    plugin set one). ODE has no getter for a contact joint's point, so the
-    values are read from the joint's record (engine.ode.joints.contact layout)."""
-    from engine.ode.joints.contact import DEPTH, NORMAL, POS
-
+    plugin set one). ODE has no getter for a contact joint's point: the
+    joint handle's ``position``/``normal``/``depth`` (Odeon extension) read it."""
     by_body = {id(r.body): r for r in model.bodies}
     out = []
     for joint in getattr(group, "joints", ()):
         if ode.dJointGetType(joint) != ode.dJointTypeContact:
             continue
-        row = joint.world.joints.data[joint.index]
         recs = []
         for k, geom in enumerate((getattr(joint, "g1", None), getattr(joint, "g2", None))):
             rec = model.geom_solid.get(geom) if geom is not None else None
@@ -297,8 +294,8 @@ def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
                 body = ode.dJointGetBody(joint, k)
                 rec = by_body.get(id(body)) if body is not None else None
             recs.append(rec)
-        out.append(ContactPoint(np.array(row[POS:POS + 3]), np.array(row[NORMAL:NORMAL + 3]),
-                                float(row[DEPTH]), recs[0], recs[1], joint.feedback))
+        out.append(ContactPoint(joint.position, joint.normal, joint.depth, recs[0], recs[1],
+                                joint.feedback))
     return out
 
 

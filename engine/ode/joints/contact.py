@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import struct
 
+import numpy as np
 from numba import njit
 
 from engine.ode import checks
@@ -105,6 +106,23 @@ class ContactJoint(Joint):
     def mode(self) -> int:
         """The surface mode flags copied from the dContact."""
         return int(self.di[I_MODE])
+
+    # ODE has no getters for a contact joint's geometry; these read it back
+    # (Odeon extension, used by engine.sim to show a plugin's contacts).
+    @property
+    def position(self) -> np.ndarray:
+        """The contact point, world frame [m], a copy of shape (3,)."""
+        return np.array(self.d[POS:POS + 3])
+
+    @property
+    def normal(self) -> np.ndarray:
+        """The contact normal (unit, world frame), a copy of shape (3,)."""
+        return np.array(self.d[NORMAL:NORMAL + 3])
+
+    @property
+    def depth(self) -> float:
+        """The penetration depth [m]."""
+        return float(self.d[DEPTH])
 
 
 # ----------------------------------------------------------------------------- kernels

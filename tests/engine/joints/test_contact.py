@@ -316,6 +316,10 @@ def test_create_copies_the_contact_and_keeps_geoms():
     assert j.d[ct.MU] == INF and j.d[ct.POS] == 1.0 and j.d[ct.DEPTH] == 0.25
     assert j.mode == ode.dContactBounce and (j.g1, j.g2) == ("geom-a", None)
     assert ode.dJointGetType(j) == ode.dJointTypeContact
+    assert list(j.position) == [1.0, 2.0, 3.0] and list(j.normal) == [0.0, 0.0, 1.0]
+    assert j.depth == 0.25
+    j.position[0] = 7.0  # a copy: the record is not changed through it
+    assert j.d[ct.POS] == 1.0
 
 
 @pytest.mark.parametrize("field,value,argument", [
