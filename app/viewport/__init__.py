@@ -4,6 +4,7 @@
 - camera.py: orbit camera from a Webots Viewpoint; transforms.py: 4x4 maths;
 - scene.py: render scene built from an engine.world World; meshes.py: geometry meshes;
 - mesh_drawer.py: instanced shapes/boundingObjects; line_drawer.py: line batches;
+- lod.py: screen-size levels of detail of curved meshes; culling.py: frustum culling;
 - overlays.py: grid, contacts/forces, trails; plugin_pass.py: plugin draw passes.
 """
 

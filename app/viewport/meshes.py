@@ -95,15 +95,60 @@ def _lathe(profile: np.ndarray, segments: int) -> tuple[np.ndarray, np.ndarray]:
     return tri, nor
 
 
+def _great_circles(segments: int) -> np.ndarray:
+    """(6 * segments, 3) edges of the three axis great circles of the unit sphere."""
+    ring = _ring(1.0, 0.0, segments)
+    return np.concatenate([_circle_edges(ring), _circle_edges(ring[:, [0, 2, 1]]),
+                           _circle_edges(ring[:, [2, 0, 1]])])
+
+
 def unit_sphere(rings: int = 10, segments: int = 18) -> MeshData:
     """Sphere of radius 1 (UV sphere; smooth normals)."""
     t = np.linspace(-np.pi / 2, np.pi / 2, rings + 1)
     prof = np.stack([np.cos(t), np.sin(t), np.cos(t), np.sin(t)], 1)
     tri, nor = _lathe(prof, segments)
-    edges = np.concatenate([_circle_edges(_ring(1.0, 0.0, 48)),
-                            _circle_edges(_ring(1.0, 0.0, 48)[:, [0, 2, 1]]),
-                            _circle_edges(_ring(1.0, 0.0, 48)[:, [2, 0, 1]])])
-    return _finish(tri, nor, edges)
+    return _finish(tri, nor, _great_circles(48))
+
+
+_ICO_T = (1.0 + np.sqrt(5.0)) / 2.0
+_ICO_VERTS = np.array([[-1, _ICO_T, 0], [1, _ICO_T, 0], [-1, -_ICO_T, 0], [1, -_ICO_T, 0],
+                       [0, -1, _ICO_T], [0, 1, _ICO_T], [0, -1, -_ICO_T], [0, 1, -_ICO_T],
+                       [_ICO_T, 0, -1], [_ICO_T, 0, 1], [-_ICO_T, 0, -1], [-_ICO_T, 0, 1]])
+_ICO_FACES = np.array([[0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11],
+                       [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+                       [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9],
+                       [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1]])
+
+
+def icosphere(subdivisions: int, circle_segments: int = 48) -> MeshData:
+    """Sphere of radius 1: an icosahedron whose triangles are split in 4, ``subdivisions`` times.
+
+    20 * 4**subdivisions counter-clockwise (outward) triangles with smooth
+    normals; edges are three great circles of ``circle_segments`` segments.
+    """
+    v = _ICO_VERTS / np.linalg.norm(_ICO_VERTS, axis=1, keepdims=True)
+    tri = v[_ICO_FACES]                                   # (f, 3 corners, 3)
+    for _ in range(subdivisions):
+        a, b, c = tri[:, 0], tri[:, 1], tri[:, 2]
+        ab, bc, ca = (a + b), (b + c), (c + a)
+        ab, bc, ca = (m / np.linalg.norm(m, axis=1, keepdims=True) for m in (ab, bc, ca))
+        tri = np.concatenate([np.stack(t, 1) for t in
+                              ((a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca))])
+    pos = tri.reshape(-1, 3)
+    return _finish(pos, pos, _great_circles(circle_segments))
+
+
+def sphere_gap(mesh: MeshData) -> float:
+    """Largest gap between the unit sphere and an inscribed triangle mesh, in radii.
+
+    A triangle with its corners on the unit sphere lies in a plane at distance
+    ``|n . a|`` (unit normal n, corner a) from the centre; the sphere bulges
+    out of it by ``1 - |n . a|``, the worst silhouette error of that face.
+    """
+    t = mesh.positions.reshape(-1, 3, 3).astype(np.float64)
+    n = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    return float(1.0 - np.min(np.abs(np.sum(n * t[:, 0], axis=1))))
 
 
 def _disc(radius: float, z: float, up: bool, segments: int) -> tuple[np.ndarray, np.ndarray]:
@@ -129,8 +174,13 @@ def unit_cylinder(segments: int = 36) -> MeshData:
     return _finish(np.concatenate([side, top, bot]), np.concatenate([sn, tn, bn]), edges)
 
 
-def capsule(radius: float, height: float, segments: int = 24, rings: int = 8) -> MeshData:
-    """Capsule along Z: a cylinder of ``height`` with hemispherical caps of ``radius``."""
+def capsule(radius: float, height: float, segments: int = 24, rings: int = 8,
+            circle_segments: int = 48) -> MeshData:
+    """Capsule along Z: a cylinder of ``height`` with hemispherical caps of ``radius``.
+
+    ``segments`` around the axis, ``rings`` per cap; the edge circles have
+    ``circle_segments`` segments.
+    """
     h = height / 2.0
     t_top = np.linspace(0.0, np.pi / 2, rings + 1)
     t_bot = np.linspace(-np.pi / 2, 0.0, rings + 1)
@@ -139,7 +189,7 @@ def capsule(radius: float, height: float, segments: int = 24, rings: int = 8) ->
     top = np.stack([radius * np.cos(t_top), h + radius * np.sin(t_top),
                     np.cos(t_top), np.sin(t_top)], 1)
     tri, nor = _lathe(np.concatenate([bot, top]), segments)
-    ring_t, ring_b = _ring(radius, h, 48), _ring(radius, -h, 48)
+    ring_t, ring_b = _ring(radius, h, circle_segments), _ring(radius, -h, circle_segments)
     arc = np.concatenate([bot[:, :2], top[:, :2]])
     side_arcs = []
     for ang in (0.0, np.pi / 2, np.pi, 1.5 * np.pi):

@@ -34,6 +34,18 @@ COLLIDING_COLOR = (1.0, 0.0, 1.0, 1.0)
 HEADLIGHT = Light(np.array([0.0, 0.0, -1.0]), np.array([0.8, 0.8, 0.8]), 0.35)
 
 
+def _depth_groups(parent: np.ndarray) -> list[np.ndarray]:
+    """Indices of the non-root Solids per tree depth (1, 2, ...); ``parent`` (S,), -1 = root.
+
+    Parents come before children in the scene's order, so one pass fills the depths.
+    """
+    depth = np.zeros(len(parent), np.int64)
+    for i, p in enumerate(parent):
+        if p >= 0:
+            depth[i] = depth[p] + 1
+    return [np.flatnonzero(depth == d) for d in range(1, int(depth.max(initial=0)) + 1)]
+
+
 def _flag(name: str, doc: str) -> property:
     def get(self: ViewportWidget) -> bool:
         return getattr(self, "_" + name)
@@ -81,6 +93,10 @@ class ViewportWidget(QOpenGLWidget):
         self._trail_batch = LineBatch()
         self.trails = Trails()
         self._static_world = np.eye(4)[None]
+        self._solid_index: dict[Any, int] = {}
+        self._parent = np.zeros(0, np.int64)
+        self._solid_local = np.zeros((0, 4, 4))
+        self._depth_groups: list[np.ndarray] = []
         self._frame_dirty = True
         self._overlays_dirty = True
         self._initialized = False
@@ -91,16 +107,34 @@ class ViewportWidget(QOpenGLWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     # ----- public API ---------------------------------------------------------------------
-    def set_world(self, world: Any) -> None:
-        """Show ``world`` (engine.world World, or None): rebuild the scene, reset the camera."""
+    def set_world(self, world: Any, keep_camera: bool = False) -> None:
+        """Show ``world`` (engine.world World, or None): rebuild the scene.
+
+        ``keep_camera=False`` (a newly loaded world): the camera is reset from
+        the world's Viewpoint, the frame is dropped and the trails are cleared.
+        ``keep_camera=True`` (the same world shown again after edits that change
+        its looks, e.g. a Box size): the camera (eye, target, field of view,
+        clipping planes and framebuffer size) is left as the user set it, the
+        current frame stays shown and the trails of the Solids still in the
+        scene are kept (the others are dropped).
+        """
         self.scene = build_scene(world)
-        self.camera.set_from_viewpoint(self.scene.viewpoint)
-        self._static_world = self.scene.static_solid_world()
-        picks = [it.solid + 1 if it.solid >= 0 else 0 for it in self.scene.shapes]
-        self._shapes.set_items(self.scene.shapes, self.scene.meshes, picks)
-        self._bounds.set_items(self.scene.bounds, self.scene.meshes, [0] * len(self.scene.bounds))
-        self.frame = None
-        self.trails.set_solids([])
+        sc = self.scene
+        if not keep_camera:
+            self.camera.set_from_viewpoint(sc.viewpoint)
+            self.frame = None
+            self.trails.set_solids([])
+        else:
+            present = set(sc.solids)
+            self.trails.set_solids([n for n in self.trails.paths if n in present])
+        self._static_world = sc.static_solid_world()
+        self._solid_index = {node: i for i, node in enumerate(sc.solids)}
+        self._parent = np.asarray(sc.solid_parent, np.int64).reshape(-1)
+        self._solid_local = np.asarray(sc.solid_local, np.float64).reshape(-1, 4, 4)
+        self._depth_groups = _depth_groups(self._parent)
+        picks = [it.solid + 1 if it.solid >= 0 else 0 for it in sc.shapes]
+        self._shapes.set_items(sc.shapes, sc.meshes, picks)
+        self._bounds.set_items(sc.bounds, sc.meshes, [0] * len(sc.bounds))
         self._frame_dirty = self._overlays_dirty = True
         self.update()
 
@@ -148,7 +182,7 @@ class ViewportWidget(QOpenGLWidget):
             GL.glEnable(GL.GL_DEPTH_TEST)
             self._update_instances()
             self._shapes.draw(self._program, self.camera.view_projection(), self.camera.eye,
-                              [], MODE_PICK)
+                              [], MODE_PICK, self.camera.height)
             GL.glUseProgram(0)
             data = GL.glReadPixels(px, self.camera.height - 1 - py, 1, 1, GL.GL_RGBA,
                                    GL.GL_UNSIGNED_BYTE)
@@ -201,11 +235,11 @@ class ViewportWidget(QOpenGLWidget):
         lights = self.scene.lights or [self._headlight()]
         GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)  # lines on surfaces win the depth test
         GL.glPolygonOffset(1.0, 1.0)
-        self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT)
+        self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
         GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
         if self._show_bounding_objects:
             GL.glLineWidth(2.0)
-            self._bounds.draw(self._program, vp, cam.eye, lights)
+            self._bounds.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
             GL.glLineWidth(1.0)
         if self._show_contacts or self._show_forces:
             self._lines.draw(self._overlay, vp, width=2.0, depth_test=False)
@@ -229,27 +263,26 @@ class ViewportWidget(QOpenGLWidget):
         """(S + 1, 4, 4) world transforms of the Solids for the current frame.
 
         Solids in ``frame.poses`` take their pose; the others follow their parent
-        Solid with their static offset (parents come before children).
+        Solid with their static offset (one vectorised step per tree depth).
         """
         out = self._static_world.copy()
         poses = getattr(self.frame, "poses", None) or {}
         if not poses:
             return out
-        sc = self.scene
-        idx, pos, rot, follow = [], [], [], []
-        for i, node in enumerate(sc.solids):
-            pose = poses.get(node)
-            if pose is not None:
-                idx.append(i)
-                pos.append(pose[0])
-                rot.append(pose[1])
-            elif sc.solid_parent[i] >= 0:
-                follow.append(i)
-        if idx:
-            out[idx, :3, :3] = np.asarray(rot, dtype=float).reshape(-1, 3, 3)
-            out[idx, :3, 3] = np.asarray(pos, dtype=float).reshape(-1, 3)
-        for i in follow:
-            out[i] = out[sc.solid_parent[i]] @ sc.solid_local[i]
+        index = self._solid_index
+        posed = [(i, p) for i, p in ((index.get(n), p) for n, p in poses.items())
+                 if i is not None and p is not None]
+        if not posed:
+            return out
+        idx = np.fromiter((i for i, _ in posed), np.int64, len(posed))
+        out[idx, :3, :3] = np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3)
+        out[idx, :3, 3] = np.array([p[0] for _, p in posed], dtype=float).reshape(-1, 3)
+        is_posed = np.zeros(len(out), bool)
+        is_posed[idx] = True
+        for group in self._depth_groups:  # parents (one level up) are final already
+            follow = group[~is_posed[group]]
+            if len(follow):
+                out[follow] = out[self._parent[follow]] @ self._solid_local[follow]
         return out
 
     def _update_instances(self) -> None:
@@ -257,12 +290,11 @@ class ViewportWidget(QOpenGLWidget):
             return
         world = self._solid_world()
         self._shapes.update(world)
-        colors = np.tile(BOUND_COLOR, (len(self.scene.solids) + 1, 1))
+        colors = np.tile(np.asarray(BOUND_COLOR, np.float32), (len(self.scene.solids) + 1, 1))
         colliding = getattr(self.frame, "colliding", None) or frozenset()
-        for i, node in enumerate(self.scene.solids):
-            if node in colliding:
-                colors[i] = COLLIDING_COLOR
-        self._bounds.update(world, colors.astype(np.float32))
+        hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
+        colors[hit] = COLLIDING_COLOR
+        self._bounds.update(world, colors)
         self._frame_dirty = False
 
     def _update_overlays(self) -> None:

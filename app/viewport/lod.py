@@ -1,0 +1,169 @@
+"""Screen-size level of detail of the curved meshes (no GL here).
+
+A `LodLevels` is a list of tessellations of one mesh kind, coarse to fine,
+with the projected radius (in pixels) up to which each level is good
+enough. Spheres, Cylinders and Capsules get several levels; every other
+mesh kind a single one. Per frame, `projected_radius_px` estimates how big
+each instance looks and `choose_levels` picks its level.
+
+Thresholds: a level whose silhouette lies at most ``gap`` (a fraction of the
+bounding radius) inside the true surface is used while
+``radius_px * gap <= SILHOUETTE_TOL_PX``, i.e. its outline is never off by
+more than that many pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from app.viewport import meshes
+from app.viewport.meshes import MeshData
+
+SILHOUETTE_TOL_PX = 1.0  # about the aliasing of an edge without multisampling
+
+# (icosphere subdivisions, segments of the three wireframe circles): 20 ... 5120 triangles;
+# a circle of n segments is off by r (1 - cos(pi / n)), within the tolerance up to each
+# level's largest radius (about 5, 15, 56 and 220 px at 1 px)
+_SPHERE_LEVELS = ((0, 6), (1, 10), (2, 18), (3, 36), (4, 96))
+_CYLINDER_SEGMENTS = (8, 12, 24, 48, 96)
+# (segments around, rings per cap): around and along the caps the arcs have the same step
+_CAPSULE_LEVELS = ((8, 2), (12, 3), (24, 6), (48, 12))
+
+
+@dataclass(frozen=True, eq=False)
+class LodLevels:
+    """Tessellations of one mesh kind, coarse to fine.
+
+    ``meshes``: L `MeshData`; ``max_radius_px``: (L - 1,) increasing, level k
+    serves instances whose projected bounding radius is <= max_radius_px[k]
+    (the last level serves the rest); ``centre`` (3,) and ``radius`` (m): the
+    bounding sphere of the mesh in its local frame (same for every level).
+    """
+
+    meshes: tuple[MeshData, ...]
+    max_radius_px: np.ndarray
+    centre: np.ndarray
+    radius: float
+
+
+def mesh_bounds(mesh: MeshData) -> tuple[np.ndarray, float]:
+    """Bounding sphere ``(centre (3,), radius)`` of a mesh (centre of its box), local units."""
+    pts = np.concatenate([mesh.positions, mesh.edges]).astype(np.float64)
+    if len(pts) == 0:
+        return np.zeros(3), 0.0
+    centre = (pts.min(axis=0) + pts.max(axis=0)) / 2.0
+    return centre, float(np.max(np.linalg.norm(pts - centre, axis=1)))
+
+
+def _thresholds(gaps: list[float]) -> np.ndarray:
+    """(L - 1,) max projected radii of levels 0 .. L-2 from their relative silhouette gaps."""
+    return np.array([SILHOUETTE_TOL_PX / g for g in gaps[:-1]], np.float64)
+
+
+def _arc_gap(segments: int) -> float:
+    """Relative gap between a circle and an inscribed regular polygon: 1 - cos(pi / n)."""
+    return float(1.0 - np.cos(np.pi / segments))
+
+
+@lru_cache(maxsize=64)
+def curved_levels(key: tuple) -> LodLevels | None:
+    """The (cached, shared) levels of a sphere, cylinder or capsule mesh key, else None."""
+    kind = key[0]
+    if kind == "sphere":
+        lv = [meshes.icosphere(s, c) for s, c in _SPHERE_LEVELS]
+        gaps = [meshes.sphere_gap(m) for m in lv]
+    elif kind == "cylinder":
+        lv = [meshes.unit_cylinder(n) for n in _CYLINDER_SEGMENTS]
+        # the unit cylinder's radius 1 is below its bounding radius: the gap relative to
+        # the bounding radius is smaller, using the radius' gap is conservative
+        gaps = [_arc_gap(n) for n in _CYLINDER_SEGMENTS]
+    elif kind == "capsule" and len(key) == 3:
+        r, h = float(key[1]), float(key[2])
+        lv = [meshes.capsule(r, h, n, k, n) for n, k in _CAPSULE_LEVELS]
+        # gap around the axis plus gap along a cap's arc (step pi / 2k, half of it), in
+        # units of the capsule radius r, then rescaled to the bounding radius r + h / 2
+        gaps = [(_arc_gap(n) + _arc_gap(4 * k)) * r / max(r + h / 2.0, 1e-12)
+                for n, k in _CAPSULE_LEVELS]
+    else:
+        return None
+    centre, radius = mesh_bounds(lv[-1])
+    return LodLevels(tuple(lv), _thresholds(gaps), centre, radius)
+
+
+def levels_for(key: tuple, base: MeshData) -> LodLevels:
+    """The levels of mesh kind ``key``: several for sphere/cylinder/capsule, else ``base`` alone."""
+    lv = curved_levels(tuple(key))
+    if lv is not None:
+        return lv
+    centre, radius = mesh_bounds(base)
+    return LodLevels((base,), np.zeros(0), centre, radius)
+
+
+def shear_stretch(local: np.ndarray) -> np.ndarray:
+    """(n,) >= 1: largest singular value over largest column norm of each (n, 4, 4) 3x3 block.
+
+    1 for rotation-times-axis-scales matrices; larger when a Transform's
+    non-uniform scale shears a rotated child. Multiplying the column-norm
+    bound of `instance_spheres` by it keeps that bound conservative.
+    """
+    A = np.asarray(local, np.float64)[:, :3, :3]
+    if len(A) == 0:
+        return np.ones(0)
+    col = np.sqrt(np.max(np.sum(A * A, axis=1), axis=1))
+    return np.linalg.norm(A, 2, axis=(1, 2)) / np.maximum(col, 1e-300)
+
+
+def instance_spheres(models: np.ndarray, centre: np.ndarray, radius: float,
+                     stretch: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """World bounding spheres of instances: ``(centres (n, 3), radii (n,))`` in metres.
+
+    ``models``: (n, 4, 4) local -> world. The mesh's sphere (``centre`` (3,),
+    ``radius``) maps to centre ``M c``; the 3x3 block A stretches any vector
+    by at most its largest singular value, which for A = R S (rotation times
+    axis scales) is the largest column norm |A e_i| = |s_i|. That norm times
+    ``stretch`` (n,) (see `shear_stretch` of the static part; 1 if None)
+    scales the radius.
+    """
+    A = models[:, :3, :3]
+    centres = A @ centre + models[:, :3, 3]
+    scale = np.sqrt(np.max(np.sum(A * A, axis=1), axis=1))  # largest column norm
+    if stretch is not None:
+        scale = scale * stretch
+    return centres, radius * scale
+
+
+def projected_radius_px(centres: np.ndarray, radii: np.ndarray, viewproj: np.ndarray,
+                        height_px: int) -> np.ndarray:
+    """(n,) radius in pixels of the screen disc of each bounding sphere (inf if it holds the eye).
+
+    ``centres`` (n, 3) and ``radii`` (n,) in metres, ``viewproj`` (4, 4)
+    world -> clip, ``height_px`` the viewport height. Maths: the clip w of the
+    centre is its depth d along the view axis (perspective; row 3 of the
+    projection is -z_eye) or 1 (orthographic, row 3 = (0, 0, 0, 1)). Row 1 of
+    P V is f * (camera up row) with f = cot(fovy / 2) (perspective) or
+    2 / (top - bottom) (orthographic), so f is the norm of its first three
+    entries and a world length l at depth d spans ``l * f / d`` NDC units,
+    i.e. ``l * f / d * height_px / 2`` pixels. A sphere of radius r at depth d
+    seen from the eye subtends a cone with sin(a) = r / d, whose trace on the
+    image plane has radius f tan(a) = f r / sqrt(d^2 - r^2) (the exact
+    on-axis value, slightly larger than r f / d close up, never smaller).
+    """
+    c = np.asarray(centres, np.float64)
+    r = np.asarray(radii, np.float64)
+    vp = np.asarray(viewproj, np.float64)
+    focal_px = np.linalg.norm(vp[1, :3]) * height_px / 2.0
+    if np.linalg.norm(vp[3, :3]) < 1e-12:  # orthographic: no perspective division by depth
+        return r * focal_px / max(abs(vp[3, 3]), 1e-12)
+    depth = c @ vp[3, :3] + vp[3, 3]
+    d2 = depth * depth - r * r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = r * focal_px / np.sqrt(d2)
+    return np.where((depth > r) & (d2 > 0), out, np.inf)
+
+
+def choose_levels(radius_px: np.ndarray, max_radius_px: np.ndarray) -> np.ndarray:
+    """(n,) level index of each instance: the first k with radius_px <= max_radius_px[k]."""
+    return np.searchsorted(max_radius_px, radius_px, side="left")
