@@ -15,46 +15,27 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import amotor
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_SIZE
+from tests.engine.joints.setup_helpers import (
+    H,
+    box,
+    info1_counts,
+    kernel_params,
+    seeded_world,
+    step_fn,
+)
 
-H = 0.01
 TOL = 1e-9
 
 
-def _world(g: float = 0.0):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, 0, 0, g)
-    return w
-
-
-def _box(w, pos, m=1.0):
-    b = ode.dBodyCreate(w)
-    ode.dBodySetPosition(b, *pos)
-    M = ode.dMass()
-    ode.dMassSetBoxTotal(M, m, 0.2, 0.3, 0.4)
-    ode.dBodySetMass(b, M)
-    return b
-
-
-def _step(quick: bool):
-    return ode.dWorldQuickStep if quick else ode.dWorldStep
-
-
-def _info1(j):
+def _info1(j) -> tuple[int, int]:
     """(m, nub) the joint asks for, straight from its compiled kernel."""
-    wp = np.zeros(WP_SIZE)
-    wp[WP_FPS], wp[WP_H], wp[WP_ERP], wp[WP_CFM] = 1 / H, H, 0.2, 1e-10
-    b0, b1 = j.body_rows()
-    return tuple(int(x) for x in amotor.info1(j.d, j.di, j.flags, b0, b1,
-                                              body_arrays(j.world), wp))
+    return info1_counts(amotor, j, kernel_params(max_vel=0.0))
 
 
 # ----------------------------------------------------------------------------- rows
 def test_row_counts_follow_powered_and_limited_axes():
-    w = _world()
-    b = _box(w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, b, None)
     assert _info1(j) == (0, 0)
@@ -85,7 +66,7 @@ def test_row_counts_follow_powered_and_limited_axes():
 # ----------------------------------------------------------------------------- ODE unit tests
 def _ode_fixture_x_user(av, quick):
     """tests/joints/amotor.cpp FixtureXUser: rotation about body y, z locked."""
-    w = _world()
+    w = seeded_world()
     b = ode.dBodyCreate(w)
     j = ode.dJointCreateAMotor(w, None)
     ode.dBodySetFiniteRotationMode(b, 1)
@@ -97,7 +78,7 @@ def _ode_fixture_x_user(av, quick):
     for p in (ode.dParamFMax, ode.dParamFMax2):
         ode.dJointSetAMotorParam(j, p, math.inf)
     ode.dBodySetAngularVel(b, *av)
-    _step(quick)(w, 1.0)
+    step_fn(quick)(w, 1.0)
     return ode.dBodyGetRotation(b), j
 
 
@@ -118,7 +99,7 @@ def test_ode_unit_rotation_about_y_and_z_is_locked():
 
 
 def test_ode_unit_axis_set_get_sanity_both_attachments():
-    w = _world()
+    w = seeded_world()
     b = ode.dBodyCreate(w)
     ode.dBodySetRotation(b, ode.dRFromAxisAndAngle(1, 1, 1, 10 * math.pi / 180))
     j = ode.dJointCreateAMotor(w, None)
@@ -134,7 +115,7 @@ def test_ode_unit_axis_set_get_sanity_both_attachments():
 
 
 def test_ode_unit_euler_axes_reversed_attachment():
-    w = _world()
+    w = seeded_world()
     b = ode.dBodyCreate(w)
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, None, b)
@@ -147,9 +128,9 @@ def test_ode_unit_euler_axes_reversed_attachment():
 
 # ----------------------------------------------------------------------------- Euler angles
 def _euler_pair(R1, R2):
-    w = _world()
-    b1 = _box(w, (0, 0, 1), m=2.0)
-    b2 = _box(w, (0.5, 0, 1))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 1), mass=2.0)
+    b2 = box(ode, w, (0.5, 0, 1))
     ode.dBodySetRotation(b1, R1)
     ode.dBodySetRotation(b2, R2)
     j = ode.dJointCreateAMotor(w, None)
@@ -203,7 +184,7 @@ def test_euler_motors_and_stops_match_ode():
         ode.dBodySetAngularVel(b2, 0.5, 1.5, 0.0)
         traj = []
         for _ in range(200):
-            _step(quick)(w, H)
+            step_fn(quick)(w, H)
             traj.append([ode.dJointGetAMotorAngle(j, k) for k in range(3)]
                         + [ode.dJointGetAMotorAngleRate(j, k) for k in range(3)]
                         + [*ode.dBodyGetAngularVel(b1), *ode.dBodyGetAngularVel(b2)])
@@ -216,8 +197,8 @@ def test_euler_motors_and_stops_match_ode():
 
 
 def _euler_one_body(quick, reverse):
-    w = _world()
-    b = _box(w, (0, 0, 1))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 1))
     ode.dBodySetRotation(b, ode.dRFromAxisAndAngle(0, 0, 1, 0.2))
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, *((None, b) if reverse else (b, None)))
@@ -230,7 +211,7 @@ def _euler_one_body(quick, reverse):
     ode.dBodySetAngularVel(b, 0.2, 0.8, 0.1)
     traj = []
     for _ in range(100):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         traj.append([ode.dJointGetAMotorAngle(j, k) for k in range(3)]
                     + list(ode.dBodyGetAngularVel(b)))
     return np.array(traj), j
@@ -268,8 +249,8 @@ def test_euler_reversed_attachment_reproduces_ode_spin_up(quick):
 # ----------------------------------------------------------------------------- user mode
 def test_user_motor_reaches_vel_at_fmax_rate():
     """A body spinning about x only: ω grows by FMax·h/I per step up to Vel."""
-    w = _world()
-    b = _box(w, (0, 0, 1))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 1))
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetAMotorNumAxes(j, 1)
@@ -288,8 +269,8 @@ def test_user_motor_reaches_vel_at_fmax_rate():
 
 @pytest.mark.parametrize("quick", [False, True])
 def test_user_motor_two_axes_matches_ode(quick):
-    w = _world()
-    b = _box(w, (0, 0, 1))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 1))
     ode.dBodySetAngularVel(b, 0.1, 0.2, -0.3)
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, b, None)
@@ -301,7 +282,7 @@ def test_user_motor_two_axes_matches_ode(quick):
         ode.dJointSetAMotorParam(j, p, v)
     av, rates = [], []
     for _ in range(150):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         av.append(ode.dBodyGetAngularVel(b))
         rates.append([ode.dJointGetAMotorAngleRate(j, k) for k in range(2)])
     ref = {0: [0.123832405615, 0.200180229577, -0.318383753114],
@@ -320,8 +301,8 @@ def test_user_motor_two_axes_matches_ode(quick):
 @pytest.mark.parametrize("quick", [False, True])
 def test_user_stop_with_bounce(quick):
     """The user feeds the angle; the stop at 0.3 reflects ω = 1 to -0.5."""
-    w = _world()
-    b = _box(w, (0, 0, 1))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 1))
     ode.dBodySetAngularVel(b, 0, 0, 1.0)
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, b, None)
@@ -332,7 +313,7 @@ def test_user_stop_with_bounce(quick):
     ang, traj = 0.0, []
     for _ in range(100):
         ode.dJointSetAMotorAngle(j, 0, ang)
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         wz = ode.dBodyGetAngularVel(b)[2]
         ang += wz * H
         traj.append([ang, wz])
@@ -351,9 +332,9 @@ def test_add_torques_match_ode():
     cases = ((1, ode.dAMotorUser, False), (2, ode.dAMotorUser, False),
              (3, ode.dAMotorUser, True), (3, ode.dAMotorEuler, False))
     for (num, mode, rev), row in zip(cases, ref, strict=True):
-        w = _world()
-        b1 = _box(w, (0, 0, 1))
-        b2 = _box(w, (1, 0, 1), m=3)
+        w = seeded_world()
+        b1 = box(ode, w, (0, 0, 1))
+        b2 = box(ode, w, (1, 0, 1), mass=3)
         ode.dBodySetRotation(b1, ode.dRFromAxisAndAngle(1, 2, 3, 0.4))
         j = ode.dJointCreateAMotor(w, None)
         ode.dJointAttach(j, *((None, b1) if rev else (b1, b2)))
@@ -370,7 +351,7 @@ def test_add_torques_match_ode():
 
 
 def test_defaults_and_params():
-    w = _world()
+    w = seeded_world()
     ode.dWorldSetERP(w, 0.3)
     j = ode.dJointCreateAMotor(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeAMotor
@@ -392,8 +373,8 @@ def test_defaults_and_params():
 
 # ----------------------------------------------------------------------------- errors
 def test_errors():
-    w = _world()
-    b = _box(w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateAMotor(w, None)
     ode.dJointAttach(j, b, None)
     other = ode.dJointCreateBall(w, None)

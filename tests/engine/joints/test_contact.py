@@ -19,30 +19,21 @@ from engine.ode.joints import contact as ct
 from engine.ode.joints.anchors import body_arrays
 from engine.ode.step.assemble import build_rows
 from engine.ode.step.stepper import _world_params
+from tests.engine.joints.setup_helpers import G, box, seeded_world, step_fn
 
-G = 9.81
 INF = math.inf
 
 
 # ----------------------------------------------------------------------------- helpers
 def make_world(api=ode, gravity=-G, layer=None, maxvel=None):
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0, 0, gravity)
+    """A seeded world with gravity (0, 0, ``gravity``) m/s² and, when given, the
+    contact surface ``layer`` (m) and max correcting velocity ``maxvel`` (m/s)."""
+    w = seeded_world(api, (0, 0, gravity))
     if layer is not None:
         api.dWorldSetContactSurfaceLayer(w, layer)
     if maxvel is not None:
         api.dWorldSetContactMaxCorrectingVel(w, maxvel)
     return w
-
-
-def box_body(api, w, mass, sides, pos):
-    b = api.dBodyCreate(w)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *sides)
-    api.dBodySetMass(b, m)
-    api.dBodySetPosition(b, *pos)
-    return b
 
 
 def sphere_body(api, w, mass, r, pos, vel=(0, 0, 0), avel=(0, 0, 0)):
@@ -130,10 +121,6 @@ def sphere_contact(api, w, group, b, r, surface, fdir1=None, reverse=False):
     fb = api.dJointFeedback()
     api.dJointSetFeedback(j, fb)
     return fb
-
-
-def step(api, w, h, quick):
-    (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
 
 
 def vec(x) -> list[float]:
@@ -366,14 +353,14 @@ def box_feedback(api=ode, quick=False, steps=1000):
     """ode_ref's contact_feedback scene: unit box, m 2, Approx1 mu 1, layer 0.001,
     feedback on every contact; (ΣFz first step, ΣFz last, each Fz last, z last)."""
     w = make_world(api, layer=0.001)
-    b = box_body(api, w, 2.0, (1, 1, 1), (0, 0, 0.5))
+    b = box(api, w, (0, 0, 0.5), 2.0, (1, 1, 1))
     g = api.dJointGroupCreate(0)
     sums = []
     for _ in range(steps):
         api.dJointGroupEmpty(g)
         fbs = box_contacts(api, w, g, b, (1, 1, 1), dict(mode=api.dContactApprox1, mu=1.0),
                            feedback=True)
-        step(api, w, 0.001, quick)
+        step_fn(quick, api)(w, 0.001)
         sums.append(sum(float(fb.f1[2]) for fb in fbs))
     return sums[0], sums[-1], [float(fb.f1[2]) for fb in fbs], float(api.dBodyGetPosition(b)[2])
 
@@ -383,7 +370,7 @@ def friction_grid(api=ode, quick=False, steps=300, mu=0.5, push=3.5):
     by (j + 1) push N at the centre; Approx1 mu. x displacement per box [i][j]."""
     w = make_world(api)
     sides = (1.0, 1.0, 0.2)
-    boxes = [[box_body(api, w, i + 1.0, sides, (2.0 * j, 2.0 * i, 0.1)) for j in range(3)]
+    boxes = [[box(api, w, (2.0 * j, 2.0 * i, 0.1), i + 1.0, sides) for j in range(3)]
              for i in range(3)]
     g = api.dJointGroupCreate(0)
     for _ in range(steps):
@@ -392,7 +379,7 @@ def friction_grid(api=ode, quick=False, steps=300, mu=0.5, push=3.5):
             for j in range(3):
                 box_contacts(api, w, g, boxes[i][j], sides, dict(mode=api.dContactApprox1, mu=mu))
                 api.dBodyAddForce(boxes[i][j], (j + 1) * push, 0, 0)
-        step(api, w, 0.001, quick)
+        step_fn(quick, api)(w, 0.001)
     return [[float(api.dBodyGetPosition(boxes[i][j])[0]) - 2.0 * j for j in range(3)]
             for i in range(3)]
 
@@ -401,13 +388,13 @@ def box_run(api=ode, surface=None, force=0.0, fdir1=None, steps=300, quick=False
     """Unit box m 2 on its four bottom corners (fixed order) with ``surface``, pushed
     along x by ``force`` N at its centre: (x, vx, y, vy) at the end."""
     w = make_world(api)
-    b = box_body(api, w, 2.0, (1, 1, 1), (0, 0, 0.5))
+    b = box(api, w, (0, 0, 0.5), 2.0, (1, 1, 1))
     g = api.dJointGroupCreate(0)
     for _ in range(steps):
         api.dJointGroupEmpty(g)
         box_contacts(api, w, g, b, (1, 1, 1), surface, fdir1=fdir1, ode_order=False)
         api.dBodyAddForce(b, force, 0, 0)
-        step(api, w, 0.001, quick)
+        step_fn(quick, api)(w, 0.001)
     p, v = api.dBodyGetPosition(b), api.dBodyGetLinearVel(b)
     return float(p[0]), float(v[0]), float(p[1]), float(v[1])
 
@@ -424,7 +411,7 @@ def bounce(api=ode, reverse=False, steps=2000):
         api.dJointGroupEmpty(g)
         if sphere_contact(api, w, g, b, 0.1, surface, reverse=reverse) and first is None:
             first = i
-        step(api, w, 0.001, False)
+        step_fn(False, api)(w, 0.001)
         zs.append(float(api.dBodyGetPosition(b)[2]))
         vzs.append(float(api.dBodyGetLinearVel(b)[2]))
     impacts = [(vzs[i - 1], vzs[i]) for i in range(1, len(vzs)) if vzs[i - 1] < 0 <= vzs[i]]
@@ -444,7 +431,7 @@ def sphere_run(api=ode, surface=None, steps=500, h=0.001, quick=False, pos=(0, 0
     for _ in range(steps):
         api.dJointGroupEmpty(g)
         fb = sphere_contact(api, w, g, b, 0.1, surface, fdir1=fdir1, reverse=reverse)
-        step(api, w, h, quick)
+        step_fn(quick, api)(w, h)
         f1 = vec(fb.f1) if fb is not None else f1
     return (vec(api.dBodyGetPosition(b)), vec(api.dBodyGetLinearVel(b)),
             vec(api.dBodyGetAngularVel(b)), f1)
@@ -467,7 +454,7 @@ def two_spheres(api=ode, quick=False, swap=False):
             c = make_contact(api, pos, -n if swap else n, 0.2 - dist, mode=api.dContactBounce,
                              mu=0.5, bounce=1.0, bounce_vel=0.0)
             api.dJointAttach(api.dJointCreateContact(w, g, c), *((a, bb) if swap else (bb, a)))
-        step(api, w, 0.001, quick)
+        step_fn(quick, api)(w, 0.001)
     return (vec(api.dBodyGetLinearVel(a)) + vec(api.dBodyGetLinearVel(bb))
             + vec(api.dBodyGetAngularVel(a)) + vec(api.dBodyGetAngularVel(bb)))
 

@@ -14,54 +14,25 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import dball
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_SIZE
-
-H = 0.01
-
-
-def _world(g: float = -9.81):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, 0, 0, g)
-    return w
-
-
-def _box(w, pos, m=1.0):
-    b = ode.dBodyCreate(w)
-    ode.dBodySetPosition(b, *pos)
-    M = ode.dMass()
-    ode.dMassSetBoxTotal(M, m, 0.2, 0.3, 0.4)
-    ode.dBodySetMass(b, M)
-    return b
-
-
-def _step(quick: bool):
-    return ode.dWorldQuickStep if quick else ode.dWorldStep
-
-
-def _rows(j):
-    """(m, nub) and the filled rows (J (m,12), c, cfm) of the joint's kernels."""
-    wp = np.zeros(WP_SIZE)
-    wp[WP_FPS], wp[WP_H], wp[WP_ERP], wp[WP_CFM] = 1 / H, H, 0.2, 1e-10
-    b0, b1 = j.body_rows()
-    B = body_arrays(j.world)
-    m, nub = dball.info1(j.d, j.di, j.flags, b0, b1, B, wp)
-    rows = (np.zeros((m, 12)), np.zeros(m), np.full(m, 1e-10), np.full(m, -np.inf),
-            np.full(m, np.inf), np.full(m, -1, dtype=np.int64))
-    dball.info2(j.d, j.di, j.flags, b0, b1, B, wp, rows, 0)
-    return (int(m), int(nub)), rows
+from tests.engine.joints.setup_helpers import (
+    G,
+    H,
+    box,
+    kernel_rows,
+    seeded_world,
+    step_fn,
+)
 
 
 def test_one_unbounded_row_along_the_anchor_line():
-    w = _world(0)
-    b1 = _box(w, (0, 0, 0))
-    b2 = _box(w, (3, 4, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (3, 4, 0))
     j = ode.dJointCreateDBall(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetDBallDistance(j, 4.0)
     ode.dJointSetDBallParam(j, ode.dParamCFM, 1e-5)
-    (m, nub), (J, c, cfm, lo, hi, _) = _rows(j)
+    (m, nub), (J, c, cfm, lo, hi, _) = kernel_rows(dball, j)
     assert (m, nub) == (1, 1)
     u = np.array([-0.6, -0.8, 0])      # from anchor 2 to anchor 1
     assert np.allclose(J[0], [*u, 0, 0, 0, *(-u), 0, 0, 0])
@@ -70,20 +41,20 @@ def test_one_unbounded_row_along_the_anchor_line():
 
 
 def test_coincident_anchors_use_relative_velocity_then_x():
-    w = _world(0)
-    b1 = _box(w, (0, 0, 0))
-    b2 = _box(w, (0, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateDBall(w, None)
     ode.dJointAttach(j, b1, b2)
     assert ode.dJointGetDBallDistance(j) == 0.0
-    assert np.allclose(_rows(j)[1][0][0, :3], [1, 0, 0])
+    assert np.allclose(kernel_rows(dball, j)[1][0][0, :3], [1, 0, 0])
     ode.dBodySetLinearVel(b2, 0, 0, 2.0)
-    assert np.allclose(_rows(j)[1][0][0, :3], [0, 0, -1])
+    assert np.allclose(kernel_rows(dball, j)[1][0][0, :3], [0, 0, -1])
 
 
 def test_ode_unit_target_distance():
     """dball.cpp: deduced at attach, unchanged when a body moves, overridden."""
-    w = _world(0)
+    w = seeded_world()
     b1 = ode.dBodyCreate(w)
     b2 = ode.dBodyCreate(w)
     j = ode.dJointCreateDBall(w, None)
@@ -101,9 +72,9 @@ def test_ode_unit_target_distance():
 
 def _pair(quick):
     """Body 1 on a ball joint to the world, body 2 hanging from it by a dball."""
-    w = _world()
-    b1 = _box(w, (0, 0, 2))
-    b2 = _box(w, (1, 0.5, 2.2), m=0.5)
+    w = seeded_world(gravity=(0, 0, -G))
+    b1 = box(ode, w, (0, 0, 2))
+    b2 = box(ode, w, (1, 0.5, 2.2), mass=0.5)
     j0 = ode.dJointCreateBall(w, None)
     ode.dJointAttach(j0, b1, None)
     ode.dJointSetBallAnchor(j0, 0, 0, 2)
@@ -114,7 +85,7 @@ def _pair(quick):
     ode.dBodySetAngularVel(b1, 0.3, -0.2, 1.0)
     traj = []
     for _ in range(200):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         traj.append(np.concatenate([ode.dBodyGetPosition(b1), ode.dBodyGetPosition(b2),
                                     ode.dJointGetDBallAnchor1(j),
                                     ode.dJointGetDBallAnchor2(j)]))
@@ -143,8 +114,8 @@ def test_distance_kept_under_gravity_and_matches_ode(quick):
 
 
 def _one_body(quick, reverse):
-    w = _world()
-    b = _box(w, (0.5, 0.2, 1.0))
+    w = seeded_world(gravity=(0, 0, -G))
+    b = box(ode, w, (0.5, 0.2, 1.0))
     j = ode.dJointCreateDBall(w, None)
     ode.dJointAttach(j, *((None, b) if reverse else (b, None)))
     d0 = ode.dJointGetDBallDistance(j)
@@ -154,7 +125,7 @@ def _one_body(quick, reverse):
     ode.dJointSetDBallParam(j, ode.dParamCFM, 1e-6)
     traj = []
     for _ in range(200):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         traj.append(np.concatenate([ode.dBodyGetPosition(b), ode.dJointGetDBallAnchor1(j),
                                     ode.dJointGetDBallAnchor2(j)]))
     return np.array(traj), d0, ode.dJointGetDBallDistance(j)
@@ -185,8 +156,8 @@ def test_one_body_both_attachments_match_ode(quick, reverse):
 
 
 def test_anchors_are_swapped_for_a_reversed_attachment():
-    w = _world(0)
-    b = _box(w, (1, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (1, 0, 0))
     j = ode.dJointCreateDBall(w, None)
     ode.dJointAttach(j, None, b)
     ode.dJointSetDBallAnchor1(j, 5, 5, 5)        # on the world
@@ -198,7 +169,7 @@ def test_anchors_are_swapped_for_a_reversed_attachment():
 
 
 def test_params_and_errors():
-    w = _world()
+    w = seeded_world(gravity=(0, 0, -G))
     ode.dWorldSetERP(w, 0.4)
     ode.dWorldSetCFM(w, 1e-7)
     j = ode.dJointCreateDBall(w, None)

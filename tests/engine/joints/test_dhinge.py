@@ -13,52 +13,24 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import dhinge
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_SIZE
-
-H = 0.01
-
-
-def _world(g: float = -9.81):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, 0, 0, g)
-    return w
-
-
-def _box(w, pos, m=1.0):
-    b = ode.dBodyCreate(w)
-    ode.dBodySetPosition(b, *pos)
-    M = ode.dMass()
-    ode.dMassSetBoxTotal(M, m, 0.2, 0.3, 0.4)
-    ode.dBodySetMass(b, M)
-    return b
-
-
-def _step(quick: bool):
-    return ode.dWorldQuickStep if quick else ode.dWorldStep
-
-
-def _rows(j):
-    wp = np.zeros(WP_SIZE)
-    wp[WP_FPS], wp[WP_H], wp[WP_ERP], wp[WP_CFM] = 1 / H, H, 0.2, 1e-10
-    b0, b1 = j.body_rows()
-    B = body_arrays(j.world)
-    m, nub = dhinge.info1(j.d, j.di, j.flags, b0, b1, B, wp)
-    rows = (np.zeros((m, 12)), np.zeros(m), np.full(m, 1e-10), np.full(m, -np.inf),
-            np.full(m, np.inf), np.full(m, -1, dtype=np.int64))
-    dhinge.info2(j.d, j.di, j.flags, b0, b1, B, wp, rows, 0)
-    return (int(m), int(nub)), rows
+from tests.engine.joints.setup_helpers import (
+    G,
+    H,
+    box,
+    kernel_rows,
+    seeded_world,
+    step_fn,
+)
 
 
 def test_four_unbounded_rows():
-    w = _world(0)
-    b1 = _box(w, (0, 0, 0))
-    b2 = _box(w, (1, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (1, 0, 0))
     j = ode.dJointCreateDHinge(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetDHingeAxis(j, 0, 0, 2)
-    (m, nub), (J, c, cfm, _, _, _) = _rows(j)
+    (m, nub), (J, c, cfm, _, _, _) = kernel_rows(dhinge, j)
     assert (m, nub) == (4, 4)
     assert np.allclose(J[0], [-1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0])      # distance
     # rows 1, 2: angular only, normal to the axis, opposite on the two bodies
@@ -70,20 +42,20 @@ def test_four_unbounded_rows():
     assert np.allclose(c, 0)
     # misplace anchor 2 along the axis: row 3 corrects erp of the gap per step
     ode.dBodySetPosition(b2, 1, 0, 0.1)
-    c = _rows(j)[1][1]
+    c = kernel_rows(dhinge, j)[1][1]
     assert c[3] == pytest.approx(-1 / H * 0.2 * (-0.1))
 
 
 def test_unset_axis_leaves_only_the_distance_row_active():
     """ODE 0.16.2 starts with a zero axis and aborts on the NaN it makes;
     here the angular and axial rows stay empty until an axis is set."""
-    w = _world()
-    b1 = _box(w, (0, 0, 1))
-    b2 = _box(w, (1, 0, 1))
+    w = seeded_world(gravity=(0, 0, -G))
+    b1 = box(ode, w, (0, 0, 1))
+    b2 = box(ode, w, (1, 0, 1))
     j = ode.dJointCreateDHinge(w, None)
     ode.dJointAttach(j, b1, b2)
     assert np.all(ode.dJointGetDHingeAxis(j) == 0)
-    J = _rows(j)[1][0]
+    J = kernel_rows(dhinge, j)[1][0]
     assert np.allclose(J[1:], 0)
     for _ in range(10):
         ode.dWorldStep(w, H)
@@ -92,9 +64,9 @@ def test_unset_axis_leaves_only_the_distance_row_active():
 
 def _pair(quick):
     """Body 1 on a ball joint to the world, body 2 on a double hinge about y."""
-    w = _world()
-    b1 = _box(w, (0, 0, 2))
-    b2 = _box(w, (1, 0, 2), m=0.5)
+    w = seeded_world(gravity=(0, 0, -G))
+    b1 = box(ode, w, (0, 0, 2))
+    b2 = box(ode, w, (1, 0, 2), mass=0.5)
     j0 = ode.dJointCreateBall(w, None)
     ode.dJointAttach(j0, b1, None)
     ode.dJointSetBallAnchor(j0, -0.2, 0, 2)
@@ -106,7 +78,7 @@ def _pair(quick):
     ode.dBodySetAngularVel(b2, 0, 0, 0.5)
     traj = []
     for _ in range(200):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
         traj.append(np.concatenate([ode.dBodyGetPosition(b1), ode.dBodyGetPosition(b2),
                                     ode.dBodyGetQuaternion(b2), ode.dJointGetDHingeAxis(j),
                                     ode.dJointGetDHingeAnchor1(j),
@@ -154,8 +126,8 @@ def test_pair_keeps_distance_and_axis_and_matches_ode(quick):
 ])
 def test_one_body_matches_ode(quick, reverse, ref):
     """ODE: one body on a double hinge to a world point, both attachments."""
-    w = _world()
-    b = _box(w, (0.5, 0.0, 1.0))
+    w = seeded_world(gravity=(0, 0, -G))
+    b = box(ode, w, (0.5, 0.0, 1.0))
     ode.dBodySetRotation(b, ode.dRFromAxisAndAngle(0, 0, 1, 0.3))
     j = ode.dJointCreateDHinge(w, None)
     ode.dJointAttach(j, *((None, b) if reverse else (b, None)))
@@ -164,7 +136,7 @@ def test_one_body_matches_ode(quick, reverse, ref):
     ode.dJointSetDHingeAnchor2(j, 0.0, 0.0, 1.5)
     assert ode.dJointGetDHingeDistance(j) == pytest.approx(0.648074069841, abs=1e-11)
     for _ in range(200):
-        _step(quick)(w, H)
+        step_fn(quick)(w, H)
     got = np.concatenate([ode.dBodyGetPosition(b), ode.dBodyGetQuaternion(b)])
     assert np.allclose(got, ref, atol=1e-8)
     assert np.allclose(ode.dJointGetDHingeAxis(j), [math.sqrt(0.5), math.sqrt(0.5), 0],
@@ -172,14 +144,14 @@ def test_one_body_matches_ode(quick, reverse, ref):
 
 
 def test_params_and_errors():
-    w = _world()
+    w = seeded_world(gravity=(0, 0, -G))
     ode.dWorldSetERP(w, 0.35)
     j = ode.dJointCreateDHinge(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeDHinge
     assert ode.dJointGetDHingeParam(j, ode.dParamERP) == 0.35
     ode.dJointSetDHingeParam(j, ode.dParamCFM, 1e-4)
     assert ode.dJointGetDHingeParam(j, ode.dParamCFM) == 1e-4
-    b = _box(w, (0, 0, 0))
+    b = box(ode, w, (0, 0, 0))
     db = ode.dJointCreateDBall(w, None)
     bad = [
         (ode.dJointSetDHingeAxis, (j, 0, 0, 1)),            # not attached yet

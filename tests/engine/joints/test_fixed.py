@@ -11,44 +11,14 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import fixed
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
-
-G = 9.81
-
-
-def rows(j, h: float = 0.01) -> tuple[int, int]:
-    b0, b1 = j.body_rows()
-    m, nub = fixed.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world),
-                         _world_params(j.world, h))
-    return int(m), int(nub)
-
-
-def world(gravity=(0.0, 0.0, 0.0)):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, *gravity)
-    return w
-
-
-def body(api, w, pos, mass=1.0, R=None, lvel=None, avel=None, dims=(0.2, 0.3, 0.4)):
-    b = api.dBodyCreate(w)
-    api.dBodySetPosition(b, *pos)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *dims)
-    api.dBodySetMass(b, m)
-    if R is not None:
-        api.dBodySetRotation(b, R)
-    if lvel is not None:
-        api.dBodySetLinearVel(b, *lvel)
-    if avel is not None:
-        api.dBodySetAngularVel(b, *avel)
-    return b
-
-
-def state(api, b) -> np.ndarray:
-    return np.concatenate([api.dBodyGetPosition(b), api.dBodyGetQuaternion(b),
-                           api.dBodyGetLinearVel(b), api.dBodyGetAngularVel(b)])
+from tests.engine.joints.setup_helpers import (
+    G,
+    body_state,
+    box,
+    info1_counts,
+    seeded_world,
+    step_fn,
+)
 
 
 # ----------------------------------------------------------------------------- record
@@ -61,9 +31,9 @@ def state(api, b) -> np.ndarray:
 ])
 def test_set_fixed_records_relative_rotation(pos2, axis, angle, qrel):
     """ODE's fixed.cpp test_dJointSetFixed (body 1 at (0,-1,0), unrotated)."""
-    w = world()
-    b1 = body(ode, w, (0, -1, 0))
-    b2 = body(ode, w, pos2, R=ode.dRFromAxisAndAngle(*axis, angle))
+    w = seeded_world()
+    b1 = box(ode, w, (0, -1, 0))
+    b2 = box(ode, w, pos2, R=ode.dRFromAxisAndAngle(*axis, angle))
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetFixed(j)
@@ -74,9 +44,9 @@ def test_set_fixed_records_relative_rotation(pos2, axis, angle, qrel):
 
 
 def test_set_fixed_of_two_turned_bodies():
-    w = world()
-    b1 = body(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(0.23, 3.1, -0.73))
-    b2 = body(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(-0.57, 1.49, 0.81))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(0.23, 3.1, -0.73))
+    b2 = box(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(-0.57, 1.49, 0.81))
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetFixed(j)
@@ -86,8 +56,8 @@ def test_set_fixed_of_two_turned_bodies():
 
 
 def test_one_body_records_world_pose():
-    w = world()
-    b = body(ode, w, (1, 2, 3), R=ode.dRFromAxisAndAngle(0, 0, 1, 0.4))
+    w = seeded_world()
+    b = box(ode, w, (1, 2, 3), R=ode.dRFromAxisAndAngle(0, 0, 1, 0.4))
     for attach in ((b, None), (None, b)):
         j = ode.dJointCreateFixed(w, None)
         ode.dJointAttach(j, *attach)
@@ -99,8 +69,8 @@ def test_one_body_records_world_pose():
 
 def test_attach_alone_records_nothing():
     """As in ODE, dJointAttach does not call dJointSetFixed."""
-    w = world()
-    b = body(ode, w, (1, 2, 3))
+    w = seeded_world()
+    b = box(ode, w, (1, 2, 3))
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b, None)
     np.testing.assert_array_equal(j.d[fixed.QREL:fixed.OFFSET + 3], 0)
@@ -108,22 +78,22 @@ def test_attach_alone_records_nothing():
 
 
 def test_rows():
-    w = world()
-    b1 = body(ode, w, (0, 0, 0))
-    b2 = body(ode, w, (1, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (1, 0, 0))
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetFixed(j)
-    assert rows(j) == (6, 6)
+    assert info1_counts(fixed, j) == (6, 6)
     ode.dJointAttach(j, b1, None)
-    assert rows(j) == (6, 6)
+    assert info1_counts(fixed, j) == (6, 6)
     ode.dWorldStep(w, 0.01)
     assert w.joints.nrows[j.index] == 6
 
 
 # ----------------------------------------------------------------------------- params
 def test_params():
-    w = world()
+    w = seeded_world()
     ode.dWorldSetERP(w, 0.3)
     ode.dWorldSetCFM(w, 1e-7)
     j = ode.dJointCreateFixed(w, None)
@@ -143,8 +113,8 @@ def test_joint_erp_sets_the_position_correction():
     """One step of a body displaced by 0.1 from its fixed place: the position
     rows ask for erp·0.1/h, so the body moves back by erp·0.1."""
     for erp in (0.2, 0.5, 1.0):
-        w = world()
-        b = body(ode, w, (0, 0, 0))
+        w = seeded_world()
+        b = box(ode, w, (0, 0, 0))
         j = ode.dJointCreateFixed(w, None)
         ode.dJointAttach(j, b, None)
         ode.dJointSetFixed(j)
@@ -158,8 +128,8 @@ def test_joint_cfm_softens_the_position_rows():
     """With CFM c the position rows of a body held against gravity give way:
     λ = m g and the velocity error is c·λ/h... per step, so the body sinks."""
     def sink(cfm):
-        w = world(gravity=(0, 0, -G))
-        b = body(ode, w, (0, 0, 0))
+        w = seeded_world(gravity=(0, 0, -G))
+        b = box(ode, w, (0, 0, 0))
         j = ode.dJointCreateFixed(w, None)
         ode.dJointAttach(j, b, None)
         ode.dJointSetFixed(j)
@@ -175,9 +145,9 @@ def test_joint_cfm_softens_the_position_rows():
 @pytest.mark.parametrize("stepper", ["dWorldStep", "dWorldQuickStep"])
 def test_holds_a_body_to_the_world_and_feedback_is_its_weight(stepper):
     mass = 2.0
-    w = world(gravity=(0, 0, -G))
+    w = seeded_world(gravity=(0, 0, -G))
     R = ode.dRFromAxisAndAngle(0.3, 0.2, 1, 0.7)
-    b = body(ode, w, (1, 2, 3), mass=mass, R=R)
+    b = box(ode, w, (1, 2, 3), mass=mass, R=R)
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetFixed(j)
@@ -196,9 +166,9 @@ def test_feedback_of_a_cantilever():
     along x: the glue carries m g and the torque r x F about body 2's centre
     is zero; on body 1 the reaction acts 1 m away: torque (0, m g·1, 0)."""
     m1, m2 = 1.0, 3.0
-    w = world(gravity=(0, 0, -G))
-    base = body(ode, w, (0, 0, 0), mass=m1)
-    arm = body(ode, w, (1, 0, 0), mass=m2)
+    w = seeded_world(gravity=(0, 0, -G))
+    base = box(ode, w, (0, 0, 0), mass=m1)
+    arm = box(ode, w, (1, 0, 0), mass=m2)
     anchor = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(anchor, base, None)
     ode.dJointSetFixed(anchor)
@@ -225,12 +195,10 @@ def scene(api, quick=False, attach="two", set_fixed=True, params=False, steps=15
 
     Returns the final state of both boxes and the final feedback.
     """
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0.3, -0.5, -9.81)
-    b1 = body(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
+    w = seeded_world(api, (0.3, -0.5, -9.81))
+    b1 = box(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
               avel=(0.5, -0.2, 0.3))
-    b2 = body(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
+    b2 = box(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
               lvel=(0.2, 0.1, 0.5))
     j = api.dJointCreateFixed(w, None)
     if attach == "two":
@@ -248,8 +216,8 @@ def scene(api, quick=False, attach="two", set_fixed=True, params=False, steps=15
     fb = api.dJointFeedback()
     api.dJointSetFeedback(j, fb)
     for _ in range(steps):
-        (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
-    return {"body1": state(api, b1), "body2": state(api, b2),
+        step_fn(quick, api)(w, h)
+    return {"body1": body_state(api, b1), "body2": body_state(api, b2),
             "fb": np.concatenate([fb.f1, fb.t1, fb.f2, fb.t2])}
 
 
@@ -309,7 +277,7 @@ def test_matches_ode_trajectory(case):
 
 # ----------------------------------------------------------------------------- errors
 def test_errors():
-    w = world()
+    w = seeded_world()
     j = ode.dJointCreateFixed(w, None)
     s = ode.dJointCreateSlider(w, None)
     with pytest.raises(ode.ODEError, match="dJointSetFixed"):

@@ -15,34 +15,21 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import hinge2
-from engine.ode.joints.anchors import body_arrays
-
-H = 0.01
-G = 9.81
-
-
-def _box(m, w, pos, mass=1.0, dims=(0.2, 0.2, 0.2)):
-    b = m.dBodyCreate(w)
-    ms = m.dMass()
-    m.dMassSetBoxTotal(ms, mass, *dims)
-    m.dBodySetMass(b, ms)
-    m.dBodySetPosition(b, *pos)
-    return b
+from tests.engine.joints.setup_helpers import (
+    CUBE,
+    G,
+    H,
+    box,
+    hinge_to_world,
+    info1_limits,
+    sample_run,
+    seeded_world,
+)
 
 
-def _world(m, gravity=-G):
-    m.dRandSetSeed(0)
-    w = m.dWorldCreate()
-    m.dWorldSetGravity(w, 0, 0, gravity)
-    return w
-
-
-def _rows(j) -> tuple[int, int, int]:
+def _rows(j) -> tuple[int, ...]:
     """(m, nub, axis-1 limit state) from the compiled info1 of joint j."""
-    b0, b1 = j.body_rows()
-    wp = np.array([1 / H, 0.2, 1e-10, math.inf, 0.0, H])
-    m, nub = hinge2.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world), wp)
-    return int(m), int(nub), int(j.d[hinge2.LIMOT1 + 9])
+    return info1_limits(hinge2, j, hinge2.LIMOT1)
 
 
 def car_wheel(m, motor=True, spin=True, susp_axis=None):
@@ -50,14 +37,11 @@ def car_wheel(m, motor=True, spin=True, susp_axis=None):
     can only yaw; no gravity on it) and a wheel on a hinge-2: steering
     axis 1 = z with suspension ERP 0.4 / CFM 0.01 and stops ±0.3 rad, wheel
     axis 2 = y with a motor (Vel2 2, FMax2 0.5)."""
-    w = _world(m)
-    ch = _box(m, w, (0, 0, 1), mass=10, dims=(1, 0.6, 0.2))
+    w = seeded_world(m, (0, 0, -G))
+    ch = box(m, w, (0, 0, 1), mass=10, dims=(1, 0.6, 0.2))
     m.dBodySetGravityMode(ch, 0)
-    pin = m.dJointCreateHinge(w, None)
-    m.dJointAttach(pin, ch, None)
-    m.dJointSetHingeAnchor(pin, 0, 0, 1)
-    m.dJointSetHingeAxis(pin, 0, 0, 1)
-    wh = _box(m, w, (0.3, 0.5, 0.9), mass=1)
+    hinge_to_world(m, w, ch, (0, 0, 1), anchor=(0, 0, 1))
+    wh = box(m, w, (0.3, 0.5, 0.9), mass=1, dims=CUBE)
     j = m.dJointCreateHinge2(w, None)
     m.dJointAttach(j, ch, wh)
     m.dJointSetHinge2Anchor(j, 0.3, 0.5, 0.9)
@@ -85,18 +69,13 @@ def record(m, j, wh) -> np.ndarray:
 
 def run_car_wheel(m, quick: bool, steps=(50, 150, 300)) -> np.ndarray:
     w, j, ch, wh = car_wheel(m)
-    out = []
-    for i in range(1, steps[-1] + 1):
-        (m.dWorldQuickStep if quick else m.dWorldStep)(w, H)
-        if i in steps:
-            out.append(record(m, j, wh))
-    return np.array(out)
+    return sample_run(m, w, quick, steps, lambda: record(m, j, wh))
 
 
 def two_bodies(gravity=0.0):
-    w = _world(ode, gravity)
-    b1 = _box(ode, w, (0, 0, 0))
-    b2 = _box(ode, w, (0, 1, 0))
+    w = seeded_world(ode, (0, 0, gravity))
+    b1 = box(ode, w, (0, 0, 0), dims=CUBE)
+    b2 = box(ode, w, (0, 1, 0), dims=CUBE)
     j = ode.dJointCreateHinge2(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetHinge2Anchor(j, 0, 0.5, 0)
@@ -105,11 +84,11 @@ def two_bodies(gravity=0.0):
 
 # ----------------------------------------------------------------------------- basics
 def test_defaults_after_attach():
-    w = _world(ode)
+    w = seeded_world(ode, (0, 0, -G))
     ode.dWorldSetERP(w, 0.3)
     ode.dWorldSetCFM(w, 1e-6)
-    b1 = _box(ode, w, (1, 2, 3))
-    b2 = _box(ode, w, (1, 3, 3))
+    b1 = box(ode, w, (1, 2, 3), dims=CUBE)
+    b2 = box(ode, w, (1, 3, 3), dims=CUBE)
     j = ode.dJointCreateHinge2(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeHinge2
     ode.dJointAttach(j, b1, b2)
@@ -382,11 +361,11 @@ def test_resetting_anchor_and_axes_changes_nothing():
     values (axes both, then one at a time). With gravity, spin and steering
     stops (so the angle references matter), both pairs move identically
     over 4 dWorldStep(0.5)."""
-    w = _world(ode, -1.0)
+    w = seeded_world(ode, (0, 0, -1.0))
     pairs = []
     for _ in range(2):
-        b1 = _box(ode, w, (-1, -2, -3))
-        b2 = _box(ode, w, (11, 22, 33))
+        b1 = box(ode, w, (-1, -2, -3), dims=CUBE)
+        b2 = box(ode, w, (11, 22, 33), dims=CUBE)
         ax = np.array([0.53, -0.71, 0.43])
         ode.dBodySetRotation(b1, ode.dRFromAxisAndAngle(*ax / np.linalg.norm(ax), 0.47123))
         ax = np.array([1.2, 0.87, -0.33])

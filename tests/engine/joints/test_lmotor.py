@@ -11,48 +11,18 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import lmotor
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
-
-G = 9.81
-
-
-def rows(j, h: float = 0.01) -> tuple[int, int]:
-    b0, b1 = j.body_rows()
-    m, nub = lmotor.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world),
-                          _world_params(j.world, h))
-    return int(m), int(nub)
-
-
-def world(gravity=(0.0, 0.0, 0.0)):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, *gravity)
-    return w
-
-
-def body(api, w, pos, mass=1.0, R=None, lvel=None, avel=None, dims=(0.2, 0.3, 0.4)):
-    b = api.dBodyCreate(w)
-    api.dBodySetPosition(b, *pos)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *dims)
-    api.dBodySetMass(b, m)
-    if R is not None:
-        api.dBodySetRotation(b, R)
-    if lvel is not None:
-        api.dBodySetLinearVel(b, *lvel)
-    if avel is not None:
-        api.dBodySetAngularVel(b, *avel)
-    return b
-
-
-def state(api, b) -> np.ndarray:
-    return np.concatenate([api.dBodyGetPosition(b), api.dBodyGetQuaternion(b),
-                           api.dBodyGetLinearVel(b), api.dBodyGetAngularVel(b)])
+from tests.engine.joints.setup_helpers import (
+    G,
+    body_state,
+    box,
+    info1_counts,
+    seeded_world,
+    step_fn,
+)
 
 
 def test_defaults():
-    w = world()
+    w = seeded_world()
     j = ode.dJointCreateLMotor(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeLMotor
     assert ode.dJointGetLMotorNumAxes(j) == 0
@@ -61,15 +31,15 @@ def test_defaults():
     for p in (ode.dParamFMax, ode.dParamFMax2, ode.dParamFMax3):
         assert ode.dJointGetLMotorParam(j, p) == 0
     assert ode.dJointGetLMotorParam(j, ode.dParamLoStop3) == -math.inf
-    assert rows(j) == (0, 0)
+    assert info1_counts(lmotor, j) == (0, 0)
 
 
 def test_axes_are_normalized_and_stored_in_their_frame():
-    w = world()
+    w = seeded_world()
     R1 = ode.dRFromAxisAndAngle(0, 0, 1, math.pi / 2)
     R2 = ode.dRFromAxisAndAngle(1, 0, 0, math.pi / 2)
-    b1 = body(ode, w, (0, 0, 0), R=R1)
-    b2 = body(ode, w, (1, 0, 0), R=R2)
+    b1 = box(ode, w, (0, 0, 0), R=R1)
+    b2 = box(ode, w, (1, 0, 0), R=R2)
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetLMotorAxis(j, 0, 0, 0, 3, 4)
@@ -89,25 +59,25 @@ def test_axes_are_normalized_and_stored_in_their_frame():
 
 
 def test_rows_count_powered_axes_in_use():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b, None)
     for a in range(3):
         ode.dJointSetLMotorAxis(j, a, 0, *np.eye(3)[a])
     ode.dJointSetLMotorParam(j, ode.dParamFMax, 1.0)
     ode.dJointSetLMotorParam(j, ode.dParamFMax3, 1.0)
-    assert rows(j) == (0, 0)              # no axes in use yet
+    assert info1_counts(lmotor, j) == (0, 0)              # no axes in use yet
     ode.dJointSetLMotorNumAxes(j, 1)
-    assert rows(j) == (1, 0)
+    assert info1_counts(lmotor, j) == (1, 0)
     ode.dJointSetLMotorNumAxes(j, 2)
-    assert rows(j) == (1, 0)              # axis 1 has no FMax
+    assert info1_counts(lmotor, j) == (1, 0)              # axis 1 has no FMax
     ode.dJointSetLMotorNumAxes(j, 3)
-    assert rows(j) == (2, 0)
+    assert info1_counts(lmotor, j) == (2, 0)
     # ODE's LMotor has no working stops: they never add rows
     ode.dJointSetLMotorParam(j, ode.dParamLoStop2, 0.0)
     ode.dJointSetLMotorParam(j, ode.dParamHiStop2, 0.0)
-    assert rows(j) == (2, 0)
+    assert info1_counts(lmotor, j) == (2, 0)
     ode.dWorldStep(w, 0.01)
     assert w.joints.nrows[j.index] == 2
 
@@ -116,8 +86,8 @@ def test_rows_count_powered_axes_in_use():
 def test_motor_reaches_target_limited_by_fmax(stepper):
     """v grows by F·h/m per step until it reaches Vel, on each axis."""
     mass, h = 2.0, 0.01
-    w = world()
-    b = body(ode, w, (0, 0, 0), mass=mass)
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0), mass=mass)
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetLMotorNumAxes(j, 2)
@@ -136,8 +106,8 @@ def test_motor_reaches_target_limited_by_fmax(stepper):
 
 
 def test_body_relative_axis_turns_with_the_body():
-    w = world()
-    b = body(ode, w, (0, 0, 0), avel=(0, 0, 1.0), dims=(1, 1, 1))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0), avel=(0, 0, 1.0), dims=(1, 1, 1))
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetLMotorNumAxes(j, 1)
@@ -157,9 +127,9 @@ def test_body_relative_axis_turns_with_the_body():
 
 def test_two_bodies_relative_velocity_and_momentum():
     m1, m2, fmax, h = 1.0, 3.0, 2.0, 0.01
-    w = world()
-    b1 = body(ode, w, (0, 0, 0), mass=m1)
-    b2 = body(ode, w, (0, 0, 1), mass=m2)
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0), mass=m1)
+    b2 = box(ode, w, (0, 0, 1), mass=m2)
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetLMotorNumAxes(j, 1)
@@ -189,9 +159,9 @@ def test_two_bodies_relative_velocity_and_momentum():
 def test_pair_force_acts_between_the_centres():
     """Body centres off the axis: the pair of forces acts at the midpoint of
     the centres, so each body also gets the torque (x2 - x1)/2 x F."""
-    w = world()
-    b1 = body(ode, w, (0, 0, 0))
-    b2 = body(ode, w, (0, 1, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (0, 1, 0))
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetLMotorNumAxes(j, 1)
@@ -217,8 +187,8 @@ def test_pair_force_acts_between_the_centres():
 def test_feedback_of_a_motor_holding_a_weight(stepper):
     """A vertical motor with Vel 0 and enough FMax holds a body against gravity."""
     mass = 1.5
-    w = world(gravity=(0, 0, -G))
-    b = body(ode, w, (0, 0, 1), mass=mass)
+    w = seeded_world(gravity=(0, 0, -G))
+    b = box(ode, w, (0, 0, 1), mass=mass)
     j = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetLMotorNumAxes(j, 1)
@@ -239,12 +209,10 @@ def scene(api, quick=False, attach="two", num=3, steps=150, h=0.01):
     ODE ignores), or one box attached as (b, None) / (None, b). Runs on
     engine.ode or libode alike. Returns the final states, feedback and the
     axes as read back right after setting them."""
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0.3, -0.5, -9.81)
-    b1 = body(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
+    w = seeded_world(api, (0.3, -0.5, -9.81))
+    b1 = box(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
               avel=(0.5, -0.2, 0.3))
-    b2 = body(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
+    b2 = box(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
               lvel=(0.2, 0.1, 0.5))
     j = api.dJointCreateLMotor(w, None)
     if attach == "two":
@@ -266,8 +234,8 @@ def scene(api, quick=False, attach="two", num=3, steps=150, h=0.01):
     fb = api.dJointFeedback()
     api.dJointSetFeedback(j, fb)
     for _ in range(steps):
-        (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
-    return {"axes": axes, "body1": state(api, b1), "body2": state(api, b2),
+        step_fn(quick, api)(w, h)
+    return {"axes": axes, "body1": body_state(api, b1), "body2": body_state(api, b2),
             "fb": np.concatenate([fb.f1, fb.t1, fb.f2, fb.t2])}
 
 
@@ -318,8 +286,8 @@ def test_matches_ode_trajectory(case):
 
 # ----------------------------------------------------------------------------- errors
 def test_errors():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateLMotor(w, None)
     s = ode.dJointCreateSlider(w, None)
     with pytest.raises(ode.ODEError, match="dJointSetLMotorNumAxes"):

@@ -7,14 +7,11 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import null
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
+from tests.engine.joints.setup_helpers import body_state, info1_counts, seeded_world, step_fn
 
 
 def free_fall(with_joint: bool, quick: bool):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, 0.3, -0.5, -9.81)
+    w = seeded_world(ode, (0.3, -0.5, -9.81))
     b1 = ode.dBodyCreate(w)
     b2 = ode.dBodyCreate(w)
     ode.dBodySetPosition(b2, 1, 0, 0)
@@ -25,19 +22,15 @@ def free_fall(with_joint: bool, quick: bool):
         j = ode.dJointCreateNull(w, None)
         ode.dJointAttach(j, b1, b2)
     for _ in range(50):
-        (ode.dWorldQuickStep if quick else ode.dWorldStep)(w, 0.01)
-    st = np.concatenate([np.concatenate([ode.dBodyGetPosition(b), ode.dBodyGetQuaternion(b),
-                                         ode.dBodyGetLinearVel(b), ode.dBodyGetAngularVel(b)])
-                         for b in (b1, b2)])
+        step_fn(quick)(w, 0.01)
+    st = np.concatenate([body_state(ode, b) for b in (b1, b2)])
     return w, j, (b1, b2), st
 
 
 def test_rows_and_type():
     w, j, (b1, b2), _ = free_fall(True, False)
     assert ode.dJointGetType(j) == ode.dJointTypeNull
-    bb0, bb1 = j.body_rows()
-    m, nub = null.info1(j.d, j.di, j.flags, bb0, bb1, body_arrays(w), _world_params(w, 0.01))
-    assert (int(m), int(nub)) == (0, 0)
+    assert info1_counts(null, j) == (0, 0)
     assert ode.dJointGetNumBodies(j) == 2
     assert ode.dJointGetBody(j, 0) is b1 and ode.dJointGetBody(j, 1) is b2
 
@@ -57,9 +50,7 @@ def test_it_connects_bodies():
 
 
 def test_feedback_is_zero():
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, 0, 0, -9.81)
+    w = seeded_world(ode, (0, 0, -9.81))
     b = ode.dBodyCreate(w)
     j = ode.dJointCreateNull(w, None)
     ode.dJointAttach(j, b, None)

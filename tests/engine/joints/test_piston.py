@@ -13,34 +13,22 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import piston
-from engine.ode.joints.anchors import body_arrays
-
-H = 0.01
-G = 9.81
-
-
-def _box(m, w, pos, mass=1.0, dims=(0.2, 0.2, 0.2)):
-    b = m.dBodyCreate(w)
-    ms = m.dMass()
-    m.dMassSetBoxTotal(ms, mass, *dims)
-    m.dBodySetMass(b, ms)
-    m.dBodySetPosition(b, *pos)
-    return b
+from tests.engine.joints.setup_helpers import (
+    CUBE,
+    G,
+    H,
+    box,
+    hinge_to_world,
+    info1_limits,
+    lock_to_world,
+    sample_run,
+    seeded_world,
+)
 
 
-def _world(m, gravity=-G):
-    m.dRandSetSeed(0)
-    w = m.dWorldCreate()
-    m.dWorldSetGravity(w, 0, 0, gravity)
-    return w
-
-
-def _rows(j) -> tuple[int, int, int, int]:
+def _rows(j) -> tuple[int, ...]:
     """(m, nub, prismatic limit state, rotoide limit state) from info1."""
-    b0, b1 = j.body_rows()
-    wp = np.array([1 / H, 0.2, 1e-10, math.inf, 0.0, H])
-    m, nub = piston.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world), wp)
-    return int(m), int(nub), int(j.d[piston.LIMP + 9]), int(j.d[piston.LIMR + 9])
+    return info1_limits(piston, j, piston.LIMP, piston.LIMR)
 
 
 def hanging(m, mode: str, anchor=(0.5, 0.1, 0.9), limits=True, motor=True):
@@ -49,15 +37,12 @@ def hanging(m, mode: str, anchor=(0.5, 0.1, 0.9), limits=True, motor=True):
     y at its centre; 'one': (B, NULL); 'rev': (NULL, B). Stops: prismatic
     [-0.1, 0.15] with bounce 0.3, rotation [-0.5, 0.6]; motors: Vel 0.5 /
     FMax 3, Vel2 -1 / FMax2 0.1."""
-    w = _world(m)
-    b1 = _box(m, w, (0, 0, 1), mass=2, dims=(0.4, 0.2, 0.2))
-    b2 = _box(m, w, (0.7, 0.1, 0.8), mass=1)
+    w = seeded_world(m, (0, 0, -G))
+    b1 = box(m, w, (0, 0, 1), mass=2, dims=(0.4, 0.2, 0.2))
+    b2 = box(m, w, (0.7, 0.1, 0.8), mass=1, dims=CUBE)
     j = m.dJointCreatePiston(w, None)
     if mode == "two":
-        pin = m.dJointCreateHinge(w, None)
-        m.dJointAttach(pin, b1, None)
-        m.dJointSetHingeAnchor(pin, 0, 0, 1)
-        m.dJointSetHingeAxis(pin, 0, 1, 0)
+        hinge_to_world(m, w, b1, (0, 1, 0), anchor=(0, 0, 1))
         m.dJointAttach(j, b1, b2)
     elif mode == "one":
         m.dJointAttach(j, b2, None)
@@ -85,14 +70,9 @@ def run_hanging(m, mode, quick, steps=(50, 100, 200)) -> np.ndarray:
         # sign, kept here); only its first steps are compared
         steps = (5, 10, 20)
     w, j, b = hanging(m, mode)
-    out = []
-    for i in range(1, steps[-1] + 1):
-        (m.dWorldQuickStep if quick else m.dWorldStep)(w, H)
-        if i in steps:
-            out.append(np.r_[m.dBodyGetPosition(b), m.dBodyGetQuaternion(b),
+    return sample_run(m, w, quick, steps, lambda: np.r_[m.dBodyGetPosition(b), m.dBodyGetQuaternion(b),
                              m.dJointGetPistonPosition(j), m.dJointGetPistonPositionRate(j),
                              m.dJointGetPistonAngle(j), m.dJointGetPistonAngleRate(j)])
-    return np.array(out)
 
 
 def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
@@ -110,11 +90,7 @@ def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
     m.dBodyAddForce(b, 4, 0, 0)
     m.dBodyAddForce(moving, 4, 0, 0)
     m.dJointAttach(j12, b1, b2)
-    lock = m.dJointCreateHinge(w, None)
-    m.dJointAttach(lock, held, None)
-    m.dJointSetHingeAxis(lock, 0, 0, 1)
-    m.dJointSetHingeParam(lock, m.dParamLoStop, 0)
-    m.dJointSetHingeParam(lock, m.dParamHiStop, 0)
+    lock_to_world(m, w, held)
     m.dJointAttach(j, b, None) if side == "left" else m.dJointAttach(j, None, b)
     for jj in (j12, j):
         m.dJointSetPistonParam(jj, m.dParamLoStop, lo)
@@ -127,9 +103,9 @@ def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
 
 def pair(mode="two", p1=(1, 0, 0), p2=(3, 0, 0), anchor=(2, 0, 0), gravity=0.0):
     """joint.cpp's piston fixture: bodies at (1, 0, 0), (3, 0, 0), anchor (2, 0, 0)."""
-    w = _world(ode, gravity)
-    b1 = _box(ode, w, p1)
-    b2 = _box(ode, w, p2)
+    w = seeded_world(ode, (0, 0, gravity))
+    b1 = box(ode, w, p1, dims=CUBE)
+    b2 = box(ode, w, p2, dims=CUBE)
     j = ode.dJointCreatePiston(w, None)
     if mode == "two":
         ode.dJointAttach(j, b1, b2)

@@ -11,40 +11,22 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import plane2d
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
+from tests.engine.joints.setup_helpers import (
+    BRICK,
+    G,
+    body_state,
+    box,
+    info1_counts,
+    seeded_world,
+    step_fn,
+)
 
-G = 9.81
-DIMS = (0.2, 0.3, 0.4)
-
-
-def rows(j, h: float = 0.01) -> tuple[int, int]:
-    b0, b1 = j.body_rows()
-    m, nub = plane2d.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world),
-                           _world_params(j.world, h))
-    return int(m), int(nub)
-
-
-def body(api, w, pos, mass=1.0, R=None, lvel=None, avel=None):
-    b = api.dBodyCreate(w)
-    api.dBodySetPosition(b, *pos)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *DIMS)
-    api.dBodySetMass(b, m)
-    if R is not None:
-        api.dBodySetRotation(b, R)
-    if lvel is not None:
-        api.dBodySetLinearVel(b, *lvel)
-    if avel is not None:
-        api.dBodySetAngularVel(b, *avel)
-    return b
+DIMS = BRICK            # side lengths (m) of every box here: box()'s default
 
 
 def planar(gravity=(0.0, 0.0, 0.0), pos=(0, 0, 0), mass=1.0, **kw):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, *gravity)
-    b = body(ode, w, pos, mass, **kw)
+    w = seeded_world(ode, gravity)
+    b = box(ode, w, pos, mass, **kw)
     j = ode.dJointCreatePlane2D(w, None)
     ode.dJointAttach(j, b, None)
     return w, j, b
@@ -53,20 +35,20 @@ def planar(gravity=(0.0, 0.0, 0.0), pos=(0, 0, 0), mass=1.0, **kw):
 def test_rows_count_only_powered_motors():
     w, j, b = planar()
     assert ode.dJointGetType(j) == ode.dJointTypePlane2D
-    assert rows(j) == (3, 3)
+    assert info1_counts(plane2d, j) == (3, 3)
     ode.dJointSetPlane2DXParam(j, ode.dParamFMax, 1.0)
-    assert rows(j) == (4, 3)
+    assert info1_counts(plane2d, j) == (4, 3)
     ode.dJointSetPlane2DAngleParam(j, ode.dParamFMax, 1.0)
-    assert rows(j) == (5, 3)
+    assert info1_counts(plane2d, j) == (5, 3)
     ode.dJointSetPlane2DYParam(j, ode.dParamFMax, 1.0)
-    assert rows(j) == (6, 3)
+    assert info1_counts(plane2d, j) == (6, 3)
     ode.dJointSetPlane2DXParam(j, ode.dParamFMax, 0.0)
-    assert rows(j) == (5, 3)
+    assert info1_counts(plane2d, j) == (5, 3)
     # stops are not implemented by ODE's plane-2D: they never add a row
     ode.dJointSetPlane2DYParam(j, ode.dParamFMax, 0.0)
     ode.dJointSetPlane2DYParam(j, ode.dParamLoStop, 1.0)
     ode.dJointSetPlane2DYParam(j, ode.dParamHiStop, 1.0)
-    assert rows(j) == (4, 3)
+    assert info1_counts(plane2d, j) == (4, 3)
     ode.dWorldStep(w, 0.01)
     assert w.joints.nrows[j.index] == 4
 
@@ -135,10 +117,8 @@ def scene(api, quick=False, motors=True, steps=150, h=0.01):
     """A spinning, drifting box on a plane-2D joint under tilted gravity with
     x, y and angle motors (stops set too, which ODE ignores). Runs on
     engine.ode or libode alike. Returns the final state and feedback."""
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0.3, -0.5, -9.81)
-    b = body(api, w, (0.1, 0.2, 0.05), 1.5, lvel=(0.5, 0.1, 0.2), avel=(0.3, 0.2, 1.0))
+    w = seeded_world(api, (0.3, -0.5, -9.81))
+    b = box(api, w, (0.1, 0.2, 0.05), 1.5, lvel=(0.5, 0.1, 0.2), avel=(0.3, 0.2, 1.0))
     j = api.dJointCreatePlane2D(w, None)
     api.dJointAttach(j, b, None)
     if motors:
@@ -153,10 +133,8 @@ def scene(api, quick=False, motors=True, steps=150, h=0.01):
     fb = api.dJointFeedback()
     api.dJointSetFeedback(j, fb)
     for _ in range(steps):
-        (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
-    st = np.concatenate([api.dBodyGetPosition(b), api.dBodyGetQuaternion(b),
-                         api.dBodyGetLinearVel(b), api.dBodyGetAngularVel(b)])
-    return {"body": st, "fb": np.concatenate([fb.f1, fb.t1])}
+        step_fn(quick, api)(w, h)
+    return {"body": body_state(api, b), "fb": np.concatenate([fb.f1, fb.t1])}
 
 
 # recorded with ODE 0.16.2 (libode8, double) running ``scene``
@@ -198,4 +176,4 @@ def test_errors():
         ode.dJointSetPlane2DAngleParam(j, ode.dParamFMax, math.nan)
     # FMax < 0 is ignored, as ODE ignores it
     ode.dJointSetPlane2DXParam(j, ode.dParamFMax, -3.0)
-    assert rows(j) == (3, 3)
+    assert info1_counts(plane2d, j) == (3, 3)

@@ -13,34 +13,22 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import pr
-from engine.ode.joints.anchors import body_arrays
-
-H = 0.01
-G = 9.81
-
-
-def _box(m, w, pos, mass=1.0, dims=(0.2, 0.2, 0.2)):
-    b = m.dBodyCreate(w)
-    ms = m.dMass()
-    m.dMassSetBoxTotal(ms, mass, *dims)
-    m.dBodySetMass(b, ms)
-    m.dBodySetPosition(b, *pos)
-    return b
+from tests.engine.joints.setup_helpers import (
+    CUBE,
+    G,
+    H,
+    box,
+    hinge_to_world,
+    info1_limits,
+    lock_to_world,
+    sample_run,
+    seeded_world,
+)
 
 
-def _world(m, gravity=-G):
-    m.dRandSetSeed(0)
-    w = m.dWorldCreate()
-    m.dWorldSetGravity(w, 0, 0, gravity)
-    return w
-
-
-def _rows(j) -> tuple[int, int, int, int]:
+def _rows(j) -> tuple[int, ...]:
     """(m, nub, prismatic limit state, rotoide limit state) from info1."""
-    b0, b1 = j.body_rows()
-    wp = np.array([1 / H, 0.2, 1e-10, math.inf, 0.0, H])
-    m, nub = pr.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world), wp)
-    return int(m), int(nub), int(j.d[pr.LIMP + 9]), int(j.d[pr.LIMR + 9])
+    return info1_limits(pr, j, pr.LIMP, pr.LIMR)
 
 
 def hanging(m, mode: str, limits: bool, motor: bool):
@@ -49,15 +37,12 @@ def hanging(m, mode: str, limits: bool, motor: bool):
     is pinned to the world by a hinge about x at its centre; 'one': (B, NULL).
     Limits: prismatic [-0.1, 0.15] with bounce 0.3, rotoide [-0.5, 0.6];
     motors: Vel 0.5 / FMax 3, Vel2 -1 / FMax2 0.1."""
-    w = _world(m)
-    b1 = _box(m, w, (0, 0, 1), mass=2, dims=(0.4, 0.2, 0.2))
-    b2 = _box(m, w, (0.1, 0.7, 0.8), mass=1)
+    w = seeded_world(m, (0, 0, -G))
+    b1 = box(m, w, (0, 0, 1), mass=2, dims=(0.4, 0.2, 0.2))
+    b2 = box(m, w, (0.1, 0.7, 0.8), mass=1, dims=CUBE)
     j = m.dJointCreatePR(w, None)
     if mode == "two":
-        pin = m.dJointCreateHinge(w, None)
-        m.dJointAttach(pin, b1, None)
-        m.dJointSetHingeAnchor(pin, 0, 0, 1)
-        m.dJointSetHingeAxis(pin, 1, 0, 0)
+        hinge_to_world(m, w, b1, (1, 0, 0), anchor=(0, 0, 1))
         m.dJointAttach(j, b1, b2)
     else:
         m.dJointAttach(j, b2, None)
@@ -82,14 +67,9 @@ def hanging(m, mode: str, limits: bool, motor: bool):
 
 def run_hanging(m, mode, quick, steps=(50, 100, 200)) -> np.ndarray:
     w, j, b = hanging(m, mode, True, True)
-    out = []
-    for i in range(1, steps[-1] + 1):
-        (m.dWorldQuickStep if quick else m.dWorldStep)(w, H)
-        if i in steps:
-            out.append(np.r_[m.dBodyGetPosition(b), m.dBodyGetQuaternion(b),
+    return sample_run(m, w, quick, steps, lambda: np.r_[m.dBodyGetPosition(b), m.dBodyGetQuaternion(b),
                              m.dJointGetPRPosition(j), m.dJointGetPRPositionRate(j),
                              m.dJointGetPRAngle(j), m.dJointGetPRAngleRate(j)])
-    return np.array(out)
 
 
 def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
@@ -107,11 +87,7 @@ def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
     m.dBodyAddForce(b, 0, 4, 0)
     m.dBodyAddForce(moving, 0, 4, 0)
     m.dJointAttach(j12, b1, b2)
-    lock = m.dJointCreateHinge(w, None)
-    m.dJointAttach(lock, held, None)
-    m.dJointSetHingeAxis(lock, 0, 0, 1)
-    m.dJointSetHingeParam(lock, m.dParamLoStop, 0)
-    m.dJointSetHingeParam(lock, m.dParamHiStop, 0)
+    lock_to_world(m, w, held)
     m.dJointAttach(j, b, None) if side == "left" else m.dJointAttach(j, None, b)
     for jj in (j12, j):
         m.dJointSetPRParam(jj, m.dParamLoStop, lo)
@@ -124,9 +100,9 @@ def limits_one_vs_two(m, side: str, lo: float, hi: float) -> np.ndarray:
 
 def pair(mode="two", gravity=0.0):
     """Bodies at (0, -1, 0) and (0, 1, 0), a PR joint anchored at the origin."""
-    w = _world(ode, gravity)
-    b1 = _box(ode, w, (0, -1, 0))
-    b2 = _box(ode, w, (0, 1, 0))
+    w = seeded_world(ode, (0, 0, gravity))
+    b1 = box(ode, w, (0, -1, 0), dims=CUBE)
+    b2 = box(ode, w, (0, 1, 0), dims=CUBE)
     j = ode.dJointCreatePR(w, None)
     if mode == "two":
         ode.dJointAttach(j, b1, b2)
@@ -140,10 +116,10 @@ def pair(mode="two", gravity=0.0):
 
 # ----------------------------------------------------------------------------- basics
 def test_defaults_and_params():
-    w = _world(ode)
+    w = seeded_world(ode, (0, 0, -G))
     ode.dWorldSetERP(w, 0.3)
-    b1 = _box(ode, w, (1, 2, 3))
-    b2 = _box(ode, w, (1, 4, 3))
+    b1 = box(ode, w, (1, 2, 3), dims=CUBE)
+    b2 = box(ode, w, (1, 4, 3), dims=CUBE)
     j = ode.dJointCreatePR(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypePR
     ode.dJointAttach(j, b1, b2)

@@ -11,53 +11,21 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import slider
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
-
-G = 9.81
+from tests.engine.joints.setup_helpers import (
+    G,
+    body_state,
+    box,
+    info1_counts,
+    seeded_world,
+    step_fn,
+)
 
 
 # ----------------------------------------------------------------------------- helpers
-def rows(j, h: float = 0.01) -> tuple[int, int]:
-    """(m, nub) the slider's info1 asks for now."""
-    b0, b1 = j.body_rows()
-    m, nub = slider.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world),
-                          _world_params(j.world, h))
-    return int(m), int(nub)
-
-
-def world(gravity=(0.0, 0.0, 0.0)):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, *gravity)
-    return w
-
-
-def body(api, w, pos, mass=1.0, R=None, lvel=None, avel=None, dims=(0.2, 0.3, 0.4)):
-    b = api.dBodyCreate(w)
-    api.dBodySetPosition(b, *pos)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *dims)
-    api.dBodySetMass(b, m)
-    if R is not None:
-        api.dBodySetRotation(b, R)
-    if lvel is not None:
-        api.dBodySetLinearVel(b, *lvel)
-    if avel is not None:
-        api.dBodySetAngularVel(b, *avel)
-    return b
-
-
-def state(api, b) -> np.ndarray:
-    """pos (3), quaternion (4), linear and angular velocity (3 + 3) of a body."""
-    return np.concatenate([api.dBodyGetPosition(b), api.dBodyGetQuaternion(b),
-                           api.dBodyGetLinearVel(b), api.dBodyGetAngularVel(b)])
-
-
 # ----------------------------------------------------------------------------- defaults
 def test_defaults_and_axis_after_attach():
-    w = world()
-    b = body(ode, w, (1, 2, 3), R=ode.dRFromAxisAndAngle(0, 0, 1, 0.5))
+    w = seeded_world()
+    b = box(ode, w, (1, 2, 3), R=ode.dRFromAxisAndAngle(0, 0, 1, 0.5))
     j = ode.dJointCreateSlider(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeSlider
     ode.dJointAttach(j, b, None)
@@ -79,7 +47,7 @@ def test_defaults_and_axis_after_attach():
 
 
 def test_unattached_slider_reads_zero():
-    w = world()
+    w = seeded_world()
     j = ode.dJointCreateSlider(w, None)
     assert ode.dJointGetSliderPosition(j) == 0
     assert ode.dJointGetSliderPositionRate(j) == 0
@@ -98,9 +66,9 @@ def test_unattached_slider_reads_zero():
     ((0, 1, 0), (0, 1, 0), math.pi / 4, (0.92387953251128674, 0, 0.38268343236508984, 0)),
 ])
 def test_relative_rotation_recorded_by_set_axis(pos2, axis, angle, qrel):
-    w = world()
-    b1 = body(ode, w, (0, -1, 0))
-    b2 = body(ode, w, pos2, R=ode.dRFromAxisAndAngle(*axis, angle))
+    w = seeded_world()
+    b1 = box(ode, w, (0, -1, 0))
+    b2 = box(ode, w, pos2, R=ode.dRFromAxisAndAngle(*axis, angle))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -108,9 +76,9 @@ def test_relative_rotation_recorded_by_set_axis(pos2, axis, angle, qrel):
 
 
 def test_relative_rotation_of_two_turned_bodies():
-    w = world()
-    b1 = body(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(0.23, 3.1, -0.73))
-    b2 = body(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(-0.57, 1.49, 0.81))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(0.23, 3.1, -0.73))
+    b2 = box(ode, w, (0, 0, 0), R=ode.dRFromEulerAngles(-0.57, 1.49, 0.81))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -121,38 +89,38 @@ def test_relative_rotation_of_two_turned_bodies():
 
 # ----------------------------------------------------------------------------- rows
 def test_row_counts_free_powered_and_at_stops():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
-    assert rows(j) == (5, 5)
+    assert info1_counts(slider, j) == (5, 5)
     ode.dJointSetSliderParam(j, ode.dParamFMax, 1.0)
-    assert rows(j) == (6, 5)
+    assert info1_counts(slider, j) == (6, 5)
     ode.dJointSetSliderParam(j, ode.dParamFMax, 0.0)
     ode.dJointSetSliderParam(j, ode.dParamLoStop, -0.5)
     ode.dJointSetSliderParam(j, ode.dParamHiStop, 0.5)
-    assert rows(j) == (5, 5)                       # inside the range
+    assert info1_counts(slider, j) == (5, 5)                       # inside the range
     for x, expected in ((0.5, 6), (0.7, 6), (-0.5, 6), (-0.9, 6), (0.49, 5)):
         ode.dBodySetPosition(b, x, 0, 0)
-        assert rows(j) == (expected, 5), x
+        assert info1_counts(slider, j) == (expected, 5), x
     # at a stop the recorded error is how far past it the slider is
     ode.dBodySetPosition(b, 0.7, 0, 0)
-    rows(j)
+    info1_counts(slider, j)
     assert j.d[slider.LIMOT + 9] == 2
     assert j.d[slider.LIMOT + 10] == pytest.approx(0.2, abs=1e-15)
     # lo > hi disables the stops
     ode.dJointSetSliderParam(j, ode.dParamLoStop, 1.0)
     ode.dJointSetSliderParam(j, ode.dParamHiStop, -1.0)
-    assert rows(j) == (5, 5)
+    assert info1_counts(slider, j) == (5, 5)
     # lo == hi locks the slider: always at a stop
     ode.dJointSetSliderParam(j, ode.dParamLoStop, 0.7)
     ode.dJointSetSliderParam(j, ode.dParamHiStop, 0.7)
-    assert rows(j) == (6, 5)
+    assert info1_counts(slider, j) == (6, 5)
 
 
 def test_step_uses_the_rows_info1_asks_for():
-    w = world()
-    b = body(ode, w, (0, 0, 0), lvel=(1, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0), lvel=(1, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dWorldStep(w, 0.01)
@@ -166,9 +134,9 @@ def test_step_uses_the_rows_info1_asks_for():
 def _pair(axis, move: str, one: str | None = None):
     """ODE's slider.cpp fixtures: bodies at the origin, slider axis ``axis``;
     ``one`` attaches only body 1 ('b1': (b, None)) or only body 2 ('b2': (None, b))."""
-    w = world()
-    b1 = body(ode, w, (0, 0, 0))
-    b2 = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     if one == "b1":
         ode.dJointAttach(j, b1, None)
@@ -213,15 +181,15 @@ def test_position_rate_after_unit_force(axis, move, one, sign, force):
 def test_axis_delta_shifts_the_zero_of_a_one_body_slider():
     # ODE: with no body 2 the delta moves the reference point: position = -delta·axis
     for reverse, sign in ((False, -1), (True, 1)):
-        w = world()
-        b = body(ode, w, (1, 2, 3))
+        w = seeded_world()
+        b = box(ode, w, (1, 2, 3))
         j = ode.dJointCreateSlider(w, None)
         ode.dJointAttach(j, *((None, b) if reverse else (b, None)))
         ode.dJointSetSliderAxisDelta(j, 0, 3, 4, 0.5, 1.0, -2.0)
         assert ode.dJointGetSliderPosition(j) == pytest.approx(sign * (0.6 - 1.6), abs=1e-14)
     # with two bodies the delta is ignored
-    w = world()
-    b1, b2 = body(ode, w, (1, 2, 3)), body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b1, b2 = box(ode, w, (1, 2, 3)), box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxisDelta(j, 0, 3, 4, 0.5, 1.0, -2.0)
@@ -230,9 +198,9 @@ def test_axis_delta_shifts_the_zero_of_a_one_body_slider():
 
 def test_position_follows_rotated_body2_frame():
     """With two bodies the zero point turns with body 2."""
-    w = world()
-    b1 = body(ode, w, (1, 0, 0))
-    b2 = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (1, 0, 0))
+    b2 = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -253,8 +221,8 @@ def test_motor_reaches_target_velocity_limited_by_fmax(stepper):
     """From rest, the motor's force is capped at FMax: v grows by F·h/m per
     step until it reaches Vel, then stays there."""
     mass, fmax, vel, h = 2.0, 0.5, 1.0, 0.01
-    w = world(gravity=(0, 0, -G))       # the slider rows carry gravity
-    b = body(ode, w, (0, 0, 1), mass=mass)
+    w = seeded_world(gravity=(0, 0, -G))       # the slider rows carry gravity
+    b = box(ode, w, (0, 0, 1), mass=mass)
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -271,9 +239,9 @@ def test_motor_reaches_target_velocity_limited_by_fmax(stepper):
 
 def test_motor_between_two_free_bodies_conserves_momentum():
     m1, m2, fmax, h = 1.0, 3.0, 2.0, 0.01
-    w = world()
-    b1 = body(ode, w, (0, 0, 0), mass=m1)
-    b2 = body(ode, w, (0, 0.5, 0), mass=m2)
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0), mass=m1)
+    b2 = box(ode, w, (0, 0.5, 0), mass=m2)
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 0, 1, 0)
@@ -293,8 +261,8 @@ def test_motor_between_two_free_bodies_conserves_momentum():
 
 # ----------------------------------------------------------------------------- stops
 def test_stop_holds_a_pushed_body():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -310,8 +278,8 @@ def test_stop_holds_a_pushed_body():
 def test_stop_bounce(bounce):
     """At a stop the row asks for the larger of the ERP correction and
     -bounce·v (v the incoming velocity)."""
-    w = world()
-    b = body(ode, w, (0, 0, 0), lvel=(0, 0, -1.0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0), lvel=(0, 0, -1.0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetSliderAxis(j, 0, 0, 1)
@@ -332,10 +300,10 @@ def test_one_body_slider_ends_where_two_body_slider_with_fixed_body_ends(lo, hi,
     """ODE's slider.cpp test_Limit_*: a one-body slider kicked by a force of 4
     (once, 1 s steps) ends where a two-body slider whose other body is fixed
     to the world ends."""
-    w = world()
-    b1 = body(ode, w, (0, 0, 0), dims=(1, 1, 1))
-    b2 = body(ode, w, (0, 0, 0), dims=(1, 1, 1))
-    b = body(ode, w, (0, 0, 0), dims=(1, 1, 1))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0), dims=(1, 1, 1))
+    b2 = box(ode, w, (0, 0, 0), dims=(1, 1, 1))
+    b = box(ode, w, (0, 0, 0), dims=(1, 1, 1))
     ode.dBodyAddForce(b, 4, 0, 0)
     j12 = ode.dJointCreateSlider(w, None)
     fixed = ode.dJointCreateFixed(w, None)
@@ -371,8 +339,8 @@ def test_one_body_slider_ends_where_two_body_slider_with_fixed_body_ends(lo, hi,
 @pytest.mark.parametrize("stepper", ["dWorldStep", "dWorldQuickStep"])
 def test_feedback_of_horizontal_slider_carries_the_weight(stepper):
     mass = 2.5
-    w = world(gravity=(0, 0, -G))
-    b = body(ode, w, (0, 0, 1), mass=mass)
+    w = seeded_world(gravity=(0, 0, -G))
+    b = box(ode, w, (0, 0, 1), mass=mass)
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -387,9 +355,9 @@ def test_feedback_of_horizontal_slider_carries_the_weight(stepper):
 
 def test_feedback_of_vertical_slider_resting_on_its_stop():
     m1, m2 = 1.0, 3.0
-    w = world(gravity=(0, 0, -G))
-    base = body(ode, w, (0, 0, 0), mass=m1)
-    hang = body(ode, w, (0, 0, 1), mass=m2)
+    w = seeded_world(gravity=(0, 0, -G))
+    base = box(ode, w, (0, 0, 0), mass=m1)
+    hang = box(ode, w, (0, 0, 1), mass=m2)
     fixed = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(fixed, base, None)
     ode.dJointSetFixed(fixed)
@@ -409,9 +377,9 @@ def test_feedback_of_vertical_slider_resting_on_its_stop():
 
 # ----------------------------------------------------------------------------- forces
 def test_add_slider_force_with_torque_decoupling():
-    w = world()
-    b1 = body(ode, w, (0, 0, 0))
-    b2 = body(ode, w, (0, 2, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (0, 2, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
@@ -424,8 +392,8 @@ def test_add_slider_force_with_torque_decoupling():
 
 
 def test_add_slider_force_reversed_pushes_the_other_way():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, None, b)
     ode.dJointSetSliderAxis(j, 0, 1, 0)
@@ -448,12 +416,10 @@ def scene(api, quick=False, attach="two", motor=False, bounce=0.0, steps=150, h=
     Returns the slider position after steps 50, 100 and 150, the final state
     of body 1 (pos, quat, lvel, avel) and the final feedback (f1, t1, f2, t2).
     """
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0.3, -0.5, -9.81)
-    b1 = body(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
+    w = seeded_world(api, (0.3, -0.5, -9.81))
+    b1 = box(api, w, (0.1, 0.2, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
               avel=(0.5, -0.2, 0.3))
-    b2 = body(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
+    b2 = box(api, w, (0.6, -0.1, 1.4), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
               lvel=(0.2, 0.1, 0.5))
     j = api.dJointCreateSlider(w, None)
     if attach == "two":
@@ -478,10 +444,10 @@ def scene(api, quick=False, attach="two", motor=False, bounce=0.0, steps=150, h=
     for i in range(steps):
         if i % 50 == 0:
             api.dJointAddSliderForce(j, 30.0)
-        (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
+        step_fn(quick, api)(w, h)
         if (i + 1) % 50 == 0:
             positions.append(api.dJointGetSliderPosition(j))
-    return {"pos": np.array(positions), "body1": state(api, b1),
+    return {"pos": np.array(positions), "body1": body_state(api, b1),
             "fb": np.concatenate([fb.f1, fb.t1, fb.f2, fb.t2])}
 
 
@@ -532,8 +498,8 @@ def test_matches_ode_trajectory(case):
 
 # ----------------------------------------------------------------------------- errors
 def test_errors():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     h = ode.dJointCreateHinge(w, None)

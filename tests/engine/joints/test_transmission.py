@@ -15,17 +15,17 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import transmission
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.joints.layout import WP_CFM, WP_ERP, WP_FPS, WP_H, WP_SIZE
+from tests.engine.joints.setup_helpers import (
+    H,
+    hinge_to_world,
+    info1_counts,
+    kernel_params,
+    seeded_world,
+    step_fn,
+)
 
-H = 0.01
 PAR, BEVEL, CHAIN = (ode.dTransmissionParallelAxes, ode.dTransmissionIntersectingAxes,
                      ode.dTransmissionChainDrive)
-
-
-def _world():
-    ode.dRandSetSeed(0)
-    return ode.dWorldCreate()
 
 
 def _wheel(w, pos, axis, r=0.3):
@@ -34,15 +34,11 @@ def _wheel(w, pos, axis, r=0.3):
     M = ode.dMass()
     ode.dMassSetCylinderTotal(M, 1.0, 3, r, 0.05)
     ode.dBodySetMass(b, M)
-    h = ode.dJointCreateHinge(w, None)
-    ode.dJointAttach(h, b, None)
-    ode.dJointSetHingeAnchor(h, *pos)
-    ode.dJointSetHingeAxis(h, *axis)
-    return b, h
+    return b, hinge_to_world(ode, w, b, axis, anchor=pos)
 
 
 def _setup(mode, backlash=0.0):
-    w = _world()
+    w = seeded_world()
     if mode == BEVEL:
         b1, h1 = _wheel(w, (0, 0, 1), (0, 0, 1))
         b2, h2 = _wheel(w, (0.5, 0, 1.5), (1, 0, 0))
@@ -79,7 +75,7 @@ def _run(quick, mode, backlash=0.0, n=200):
     for i in range(n):
         if i == n // 2:
             ode.dJointSetHingeParam(h1, ode.dParamVel, -1.0)
-        (ode.dWorldQuickStep if quick else ode.dWorldStep)(w, H)
+        step_fn(quick)(w, H)
         out.append([ode.dJointGetHingeAngleRate(h1), ode.dJointGetHingeAngleRate(h2),
                     ode.dJointGetTransmissionAngle1(j), ode.dJointGetTransmissionAngle2(j),
                     *ode.dJointGetTransmissionContactPoint1(j),
@@ -89,18 +85,15 @@ def _run(quick, mode, backlash=0.0, n=200):
 
 def test_row_counts():
     w, j, _, _ = _setup(PAR)
-    wp = np.zeros(WP_SIZE)
-    wp[WP_FPS], wp[WP_H], wp[WP_ERP], wp[WP_CFM] = 1 / H, H, 0.2, 1e-10
-    b0, b1 = j.body_rows()
-    B = body_arrays(w)
-    assert transmission.info1(j.d, j.di, j.flags, b0, b1, B, wp) == (1, 1)
+    wp = kernel_params(max_vel=0.0)
+    assert info1_counts(transmission, j, wp) == (1, 1)
     ode.dJointSetTransmissionBacklash(j, 0.01)
     # with backlash the row is one-sided: bounded
-    assert transmission.info1(j.d, j.di, j.flags, b0, b1, B, wp) == (1, 0)
+    assert info1_counts(transmission, j, wp) == (1, 0)
 
 
 def test_defaults():
-    w = _world()
+    w = seeded_world()
     ode.dWorldSetERP(w, 0.3)
     j = ode.dJointCreateTransmission(w, None)
     assert ode.dJointGetType(j) == ode.dJointTypeTransmission

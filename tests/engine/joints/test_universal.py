@@ -11,47 +11,17 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import universal
-from engine.ode.joints.anchors import body_arrays
-from engine.ode.step.stepper import _world_params
-
-G = 9.81
+from tests.engine.joints.setup_helpers import (
+    G,
+    body_state,
+    box,
+    info1_counts,
+    seeded_world,
+    step_fn,
+)
 
 
 # ----------------------------------------------------------------------------- helpers
-def rows(j, h: float = 0.01) -> tuple[int, int]:
-    b0, b1 = j.body_rows()
-    m, nub = universal.info1(j.d, j.di, j.flags, b0, b1, body_arrays(j.world),
-                             _world_params(j.world, h))
-    return int(m), int(nub)
-
-
-def world(gravity=(0.0, 0.0, 0.0)):
-    ode.dRandSetSeed(0)
-    w = ode.dWorldCreate()
-    ode.dWorldSetGravity(w, *gravity)
-    return w
-
-
-def body(api, w, pos, mass=1.0, R=None, lvel=None, avel=None, dims=(0.2, 0.3, 0.4)):
-    b = api.dBodyCreate(w)
-    api.dBodySetPosition(b, *pos)
-    m = api.dMass()
-    api.dMassSetBoxTotal(m, mass, *dims)
-    api.dBodySetMass(b, m)
-    if R is not None:
-        api.dBodySetRotation(b, R)
-    if lvel is not None:
-        api.dBodySetLinearVel(b, *lvel)
-    if avel is not None:
-        api.dBodySetAngularVel(b, *avel)
-    return b
-
-
-def state(api, b) -> np.ndarray:
-    return np.concatenate([api.dBodyGetPosition(b), api.dBodyGetQuaternion(b),
-                           api.dBodyGetLinearVel(b), api.dBodyGetAngularVel(b)])
-
-
 def angles(j):
     """(Angle1, Angle2) one by one and together; they must agree."""
     a1, a2 = ode.dJointGetUniversalAngle1(j), ode.dJointGetUniversalAngle2(j)
@@ -63,9 +33,9 @@ def angles(j):
 def pair(one: str | None = None):
     """Bodies at the origin, default axes (x, y), anchor at the origin; ``one``
     attaches only body 1 ('b1') or only body 2 ('b2', as (None, b))."""
-    w = world()
-    b1 = body(ode, w, (0, 0, 0))
-    b2 = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 0))
+    b2 = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateUniversal(w, None)
     if one == "b1":
         ode.dJointAttach(j, b1, None)
@@ -92,7 +62,7 @@ def test_defaults():
 
 
 def test_unattached_reads_zero():
-    w = world()
+    w = seeded_world()
     j = ode.dJointCreateUniversal(w, None)
     assert ode.dJointGetUniversalAngles(j) == (0.0, 0.0)
     assert ode.dJointGetUniversalAngle1(j) == 0 and ode.dJointGetUniversalAngle2(j) == 0
@@ -104,9 +74,9 @@ def test_unattached_reads_zero():
 
 def test_set_get_axes_and_anchor_for_turned_bodies():
     """ODE's test_dJointSetGetUniversalAxis: what is set is read back."""
-    w = world()
-    b1 = body(ode, w, (-1, -2, -3), R=ode.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47123))
-    b2 = body(ode, w, (11, 22, 33), R=ode.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47123))
+    w = seeded_world()
+    b1 = box(ode, w, (-1, -2, -3), R=ode.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47123))
+    b2 = box(ode, w, (11, 22, 33), R=ode.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47123))
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b1, b2)
     ax1 = np.array([0.2, -0.67, -0.81]) / np.linalg.norm([0.2, -0.67, -0.81])
@@ -128,11 +98,11 @@ def test_set_get_axes_and_anchor_for_turned_bodies():
 # ----------------------------------------------------------------------------- rows
 def test_row_counts():
     w, j, b1, b2 = pair()
-    assert rows(j) == (4, 4)
+    assert info1_counts(universal, j) == (4, 4)
     ode.dJointSetUniversalParam(j, ode.dParamFMax, 1.0)
-    assert rows(j) == (5, 4)
+    assert info1_counts(universal, j) == (5, 4)
     ode.dJointSetUniversalParam(j, ode.dParamFMax2, 1.0)
-    assert rows(j) == (6, 4)
+    assert info1_counts(universal, j) == (6, 4)
     ode.dJointSetUniversalParam(j, ode.dParamFMax, 0.0)
     ode.dJointSetUniversalParam(j, ode.dParamFMax2, 0.0)
     # stops: angle 1 at 0.3 rad
@@ -140,25 +110,25 @@ def test_row_counts():
     for p, v in ((ode.dParamLoStop, -0.5), (ode.dParamHiStop, 0.5),
                  (ode.dParamLoStop2, -0.5), (ode.dParamHiStop2, 0.5)):
         ode.dJointSetUniversalParam(j, p, v)
-    assert rows(j) == (4, 4)                  # inside both ranges
+    assert info1_counts(universal, j) == (4, 4)                  # inside both ranges
     ode.dJointSetUniversalParam(j, ode.dParamHiStop, 0.299)
-    assert rows(j) == (5, 4)                  # past stop 1
+    assert info1_counts(universal, j) == (5, 4)                  # past stop 1
     assert j.d[universal.LIMOT1 + 9] == 2
     ode.dBodySetRotation(b2, ode.dRFromAxisAndAngle(0, 1, 0, 0.6))   # angle 2 = -0.6
-    assert rows(j) == (6, 4)
+    assert info1_counts(universal, j) == (6, 4)
     assert j.d[universal.LIMOT2 + 9] == 1
     assert j.d[universal.LIMOT2 + 10] == pytest.approx(-0.1, abs=1e-12)
     # powered and at a stop: still one row per axis
     ode.dJointSetUniversalParam(j, ode.dParamFMax2, 1.0)
-    assert rows(j) == (6, 4)
+    assert info1_counts(universal, j) == (6, 4)
     # lo > hi turns stop 1 off; stops outside ±π are never reached
     ode.dJointSetUniversalParam(j, ode.dParamLoStop, 1.0)
     ode.dJointSetUniversalParam(j, ode.dParamHiStop, -1.0)
     ode.dJointSetUniversalParam(j, ode.dParamFMax2, 0.0)
-    assert rows(j) == (5, 4)
+    assert info1_counts(universal, j) == (5, 4)
     ode.dJointSetUniversalParam(j, ode.dParamLoStop2, -4.0)
     ode.dJointSetUniversalParam(j, ode.dParamHiStop2, 4.0)
-    assert rows(j) == (4, 4)
+    assert info1_counts(universal, j) == (4, 4)
 
 
 @pytest.mark.parametrize("turn, limit", [(math.pi / 2, 1), (-math.pi / 2, 2), (0.0, 0)])
@@ -166,9 +136,9 @@ def test_row_counts_when_body2_turns_about_axis1(turn, limit):
     """ODE's tests/joint.cpp (Universal getInfo1, rotation about X): body 2
     turned ±90° about axis 1 takes the cross with it; angle 1 is then past
     the ±45° stops. Stops at ±2π are no stops at all."""
-    w = world()
-    b1 = body(ode, w, (0, -1, 0))
-    b2 = body(ode, w, (0, 1, 0))
+    w = seeded_world()
+    b1 = box(ode, w, (0, -1, 0))
+    b2 = box(ode, w, (0, 1, 0))
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetUniversalAnchor(j, 0, 0, 0)
@@ -177,12 +147,12 @@ def test_row_counts_when_body2_turns_about_axis1(turn, limit):
         ode.dJointSetUniversalParam(j, p, v)
     ode.dBodySetPosition(b2, 0, 0, 1)
     ode.dBodySetRotation(b2, ode.dRFromAxisAndAngle(1, 0, 0, turn))
-    assert rows(j) == (5 if limit else 4, 4)
+    assert info1_counts(universal, j) == (5 if limit else 4, 4)
     assert j.d[universal.LIMOT1 + 9] == limit
     assert j.d[universal.LIMOT2 + 9] == 0
     ode.dJointSetUniversalParam(j, ode.dParamLoStop, -2 * math.pi)
     ode.dJointSetUniversalParam(j, ode.dParamHiStop, 2 * math.pi)
-    assert rows(j) == (4, 4)
+    assert info1_counts(universal, j) == (4, 4)
     assert j.d[universal.LIMOT1 + 9] == 0
 
 
@@ -293,9 +263,9 @@ def test_axis2_offset_on_body2():
 
 @pytest.mark.parametrize("which", [1, 2])
 def test_offsets_read_back_with_two_bodies(which):
-    w = world()
-    b1 = body(ode, w, (0, 0, 1), R=ode.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47))
-    b2 = body(ode, w, (0.5, 0.1, 0.6), R=ode.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47))
+    w = seeded_world()
+    b1 = box(ode, w, (0, 0, 1), R=ode.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47))
+    b2 = box(ode, w, (0.5, 0.1, 0.6), R=ode.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47))
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetUniversalAnchor(j, 0.2, 0.05, 0.8)
@@ -327,8 +297,8 @@ def test_offset_quirks_of_one_body_joints():
 def test_motor1_reaches_target_limited_by_fmax(stepper):
     """Body about its centre on a one-body universal: the rate about axis 1
     grows by T·h/I_xx per step until it reaches Vel."""
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     ixx = (0.3 ** 2 + 0.4 ** 2) / 12
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b, None)
@@ -344,8 +314,8 @@ def test_motor1_reaches_target_limited_by_fmax(stepper):
 
 
 def test_motor2_reaches_target_limited_by_fmax():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     iyy = (0.2 ** 2 + 0.4 ** 2) / 12
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b, None)
@@ -359,8 +329,8 @@ def test_motor2_reaches_target_limited_by_fmax():
 
 
 def test_stop_holds_against_motor():
-    w = world()
-    b = body(ode, w, (0, 0, 0))
+    w = seeded_world()
+    b = box(ode, w, (0, 0, 0))
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetUniversalAnchor(j, 0, 0, 0)
@@ -379,8 +349,8 @@ def test_stop_holds_against_motor():
 @pytest.mark.parametrize("stepper", ["dWorldStep", "dWorldQuickStep"])
 def test_feedback_of_hanging_body_is_its_weight(stepper):
     mass = 1.7
-    w = world(gravity=(0, 0, -G))
-    b = body(ode, w, (0, 0, 0.5), mass=mass)
+    w = seeded_world(gravity=(0, 0, -G))
+    b = box(ode, w, (0, 0, 0.5), mass=mass)
     j = ode.dJointCreateUniversal(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetUniversalAnchor(j, 0, 0, 1)
@@ -418,12 +388,10 @@ def scene(api, quick=False, attach="two", limits=True, motor=False, offset=0, st
     right after the set-up, the final state of the moving box and the final
     feedback (f1, t1, f2, t2).
     """
-    api.dRandSetSeed(0)
-    w = api.dWorldCreate()
-    api.dWorldSetGravity(w, 0.3, -0.5, -9.81)
-    b1 = body(api, w, (0.0, 0.0, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
+    w = seeded_world(api, (0.3, -0.5, -9.81))
+    b1 = box(api, w, (0.0, 0.0, 1.0), 1.5, R=api.dRFromAxisAndAngle(0.53, -0.71, 0.43, 0.47),
               avel=(0.5, -0.2, 0.3))
-    b2 = body(api, w, (0.5, 0.1, 0.6), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
+    b2 = box(api, w, (0.5, 0.1, 0.6), 0.8, R=api.dRFromAxisAndAngle(1.2, 0.87, -0.33, 0.47),
               lvel=(0.2, 0.1, 0.5), avel=(1, 2, -0.5))
     j = api.dJointCreateUniversal(w, None)
     if attach == "two":
@@ -461,10 +429,10 @@ def scene(api, quick=False, attach="two", limits=True, motor=False, offset=0, st
     for i in range(steps):
         if i % 60 == 0:
             api.dJointAddUniversalTorques(j, 0.8, -0.5)
-        (api.dWorldQuickStep if quick else api.dWorldStep)(w, h)
+        step_fn(quick, api)(w, h)
         if (i + 1) % 50 == 0:
             samples.extend([api.dJointGetUniversalAngle1(j), api.dJointGetUniversalAngle2(j)])
-    return {"angles": np.array(samples), "initial": np.array(initial), "body": state(api, b2),
+    return {"angles": np.array(samples), "initial": np.array(initial), "body": body_state(api, b2),
             "fb": np.concatenate([fb.f1, fb.t1, fb.f2, fb.t2])}
 
 
