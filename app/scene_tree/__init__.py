@@ -5,7 +5,6 @@ Public names used by the main window::
     from app.scene_tree import SceneTreeDock, EditSink, SetField, InsertNode, RemoveNode
     dock = SceneTreeDock(main_window)
     dock.set_world(world, sink, world_path)   # sink.apply(edit) routes edits
-    dock.apply_frame(frame)                   # frame.poses: Solid -> (pos, R)
     dock.undo_action, dock.redo_action, dock.undo_stack
     dock.edit_plugin_requested.connect(...)   # Select dialog's Edit button
     dock.error_occurred.connect(...)          # refused edits (also shown in the panel)

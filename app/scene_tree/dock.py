@@ -2,8 +2,9 @@
 
 A tree view over `SceneTreeModel`, a tool bar (add, delete, copy, paste,
 reset to default, undo, redo), a context menu with the same actions and the
-`FieldEditorPanel` below. The main window calls `set_world` after loading,
-`apply_frame` on its frame timer and routes edits through its `EditSink`.
+`FieldEditorPanel` below. The main window calls `set_world` after loading
+and routes edits through its `EditSink`; moving Solids' poses arrive as the
+world's field notifications (the engine writes them at every step).
 """
 
 from __future__ import annotations
@@ -70,6 +71,12 @@ class SceneTreeDock(QDockWidget):
         layout.addWidget(splitter)
         self.setWidget(body)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
+        self._expanded: set[int] = set()  # id() of the items whose rows are expanded
+        self.view.expanded.connect(lambda index: self._expanded.add(id(self.model.item(index))))
+        self.view.collapsed.connect(
+            lambda index: self._expanded.discard(id(self.model.item(index))))
+        self.model.modelReset.connect(self._expanded.clear)
+        self.model.is_watched = self._is_watched
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.controller.error_occurred.connect(self.error_occurred)
         self.panel.edit_plugin_requested.connect(self.edit_plugin_requested)
@@ -105,10 +112,6 @@ class SceneTreeDock(QDockWidget):
         self.panel.show_item(None)
         self.model.set_world(world)
         self.controller.set_world(world, sink, world_path)
-
-    def apply_frame(self, frame: Any) -> None:
-        """Refresh moving Solids' translation/rotation from an engine frame."""
-        self.model.apply_frame(frame)
 
     def report_error(self, message: str) -> None:
         """Show an error coming from the sink after the fact (e.g. from the engine thread)."""
@@ -186,6 +189,15 @@ class SceneTreeDock(QDockWidget):
         return self.controller.set_field(item.node, item.name, default)
 
     # ------------------------------------------------------------- view
+    def _is_watched(self, item: Item) -> bool:
+        """Whether the tree or the panel may show ``item``: a top-level row, a row of
+        an expanded item, or the panel's item (and the field row of its MF item)."""
+        parent = item.parent
+        if parent is None or parent.parent is None or id(parent) in self._expanded:
+            return True
+        shown = self.panel.item
+        return item is shown or (isinstance(shown, ValueItem) and item is shown.field_item)
+
     def _current_changed(self, current: Any, _previous: Any) -> None:
         self.panel.show_item(self.model.item(current) if current.isValid() else None)
         self.node_selected.emit(self.current_node())

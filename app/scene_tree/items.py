@@ -58,15 +58,24 @@ class Item:
     def __init__(self, parent: Item | None) -> None:
         self.parent = parent
         self.children: list[Item] = []
+        self._row = 0  # cached index among the parent's children (checked before use)
 
     def row(self) -> int:
-        """Index of this row among its parent's rows."""
+        """Index of this row among its parent's rows (-1 when not among them).
+
+        Qt asks for it many times per signal; the cached index is used while
+        it still points at this item, else every sibling's index is renewed
+        (one pass after an insertion or removal)."""
         if self.parent is None:
             return 0
-        for i, child in enumerate(self.parent.children):
-            if child is self:
-                return i
-        return -1
+        siblings = self.parent.children
+        r = self._row
+        if r < len(siblings) and siblings[r] is self:
+            return r
+        for i, child in enumerate(siblings):
+            child._row = i
+        r = self._row
+        return r if r < len(siblings) and siblings[r] is self else -1
 
 
 class NodeItem(Item):

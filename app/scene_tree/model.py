@@ -5,31 +5,46 @@ name, column 1 a short value text), node-valued fields expand to their nodes
 and non-node MF fields to one row per item. World observers may fire in any
 thread: notifications are queued and applied in the GUI thread (at once when
 they come from it), so the mirror in `items.py` always matches what the view
-was told.
+was told. While the simulation runs, the engine thread writes the moving
+Solids' translation and rotation at every step: queued changes of the same
+field are coalesced (the newest value wins) and drained at most every
+``DRAIN_INTERVAL_MS``, so the tree's cost does not grow with the step rate.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, QThread, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QElapsedTimer,
+    QModelIndex,
+    QObject,
+    Qt,
+    QThread,
+    QTimer,
+    Signal,
+)
 
-from app.scene_tree import poses
 from app.scene_tree.items import FieldItem, Item, NodeItem, ValueItem, format_sf, node_label
 from engine.world import DEF_FIELD, BaseNode, World
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
 _NO_PARENT = QModelIndex()
-SAME_POSE = 1e-12  # frame poses this close to the shown values (static Solids) are not shown
+#: Shortest time [ms] between two drains of notifications from other threads: the
+#: engine writes every moving Solid's pose at every step; the tree shows them at 20 Hz.
+DRAIN_INTERVAL_MS = 50
 
 
 class SceneTreeModel(QAbstractItemModel):
     """Two-column tree model (name, value) of a world's nodes and fields."""
 
     _wake = Signal()
+    #: emitted once after queued notifications were applied (values or rows changed)
+    changed = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -38,8 +53,25 @@ class SceneTreeModel(QAbstractItemModel):
         self._nodes: dict[int, NodeItem] = {}
         self._lock = threading.Lock()
         self._pending: list[tuple] = []
+        self._field_slot: dict[tuple[int, str], int] = {}  # queued field -> its index
+        self._structure_pending = False
         self._scheduled = False
-        self._wake.connect(self._drain, Qt.ConnectionType.QueuedConnection)
+        self._since_drain = QElapsedTimer()
+        self._since_drain.start()
+        self._drain_timer = QTimer(self)
+        self._drain_timer.setSingleShot(True)
+        self._drain_timer.timeout.connect(self._drain_soon)
+        self._wake.connect(self._drain_soon, Qt.ConnectionType.QueuedConnection)
+        #: ``is_watched(item) -> bool``: whether a view shows ``item`` (None: all are).
+        #: Changed values of unwatched rows are stored without ``dataChanged``, so
+        #: the engine's pose writes to collapsed Solids cost no view work; a view
+        #: reads the stored values when it shows the rows.
+        self.is_watched: Callable[[Item], bool] | None = None
+        # The world holds these observers, which reach the model through a weak
+        # reference: no world <-> model cycle, so the model (and its timer) is never
+        # left to the garbage collector, which may run in the engine thread.
+        self._field_observer = _weak_observer(self, "_on_field")
+        self._structure_observer = _weak_observer(self, "_on_structure")
 
     # ------------------------------------------------------------ world
     @property
@@ -50,21 +82,23 @@ class SceneTreeModel(QAbstractItemModel):
     def set_world(self, world: World | None) -> None:
         """Show ``world`` (replacing any previous one; its observers are removed)."""
         if self._world is not None:
-            self._world.remove_field_observer(self._on_field)
-            self._world.remove_structure_observer(self._on_structure)
+            self._world.remove_field_observer(self._field_observer)
+            self._world.remove_structure_observer(self._structure_observer)
         self.beginResetModel()
         self._world = world
         self._root = Item(None)
         self._nodes.clear()
         with self._lock:
             self._pending.clear()
+            self._field_slot.clear()
+            self._structure_pending = False
         if world is not None:
             for node in world.nodes:
                 self._root.children.append(self._build(self._root, node))
         self.endResetModel()
         if world is not None:
-            world.add_field_observer(self._on_field)
-            world.add_structure_observer(self._on_structure)
+            world.add_field_observer(self._field_observer)
+            world.add_structure_observer(self._structure_observer)
 
     def _build(self, parent: Item, node: BaseNode) -> NodeItem:
         item = NodeItem(parent, node)
@@ -204,18 +238,48 @@ class SceneTreeModel(QAbstractItemModel):
 
     def _enqueue(self, event: tuple) -> None:
         with self._lock:
-            self._pending.append(event)
-            wake = not self._scheduled
+            if event[0] == "field":  # a newer value of a queued field replaces it in place
+                key = (id(event[1]), event[2])
+                slot = self._field_slot.get(key)
+                if slot is None:
+                    self._field_slot[key] = len(self._pending)
+                    self._pending.append(event)
+                else:
+                    self._pending[slot] = event
+            else:  # field changes after a structure change stay after it
+                self._pending.append(event)
+                self._field_slot.clear()
+                self._structure_pending = True
+            wake = not self._scheduled or event[0] != "field"
             self._scheduled = True
         if QThread.currentThread() is self.thread():
             self._drain()
         elif wake:
             self._wake.emit()
 
+    def _drain_soon(self) -> None:
+        """Drain now when a structure change waits or the last drain is old enough,
+        else when ``DRAIN_INTERVAL_MS`` has passed since it (GUI thread)."""
+        with self._lock:
+            urgent = self._structure_pending
+        wait = DRAIN_INTERVAL_MS - self._since_drain.elapsed()
+        if urgent or wait <= 0:
+            self._drain()
+        elif not self._drain_timer.isActive():
+            self._drain_timer.start(int(wait))
+
+    def flush(self) -> None:
+        """Apply every queued notification now (GUI thread; e.g. before reading rows)."""
+        self._drain()
+
     def _drain(self) -> None:
         """Apply every queued notification (GUI thread)."""
+        self._drain_timer.stop()
+        self._since_drain.restart()
         with self._lock:
             events, self._pending = self._pending, []
+            self._field_slot.clear()
+            self._structure_pending = False
             self._scheduled = False
         dirty: dict[int, Item] = {}
         for event in events:
@@ -225,13 +289,28 @@ class SceneTreeModel(QAbstractItemModel):
                 self._root_added(event[1], event[2])
             else:
                 self._root_removed(event[2])
-        for item in dirty.values():
-            if item.parent is not None and (not isinstance(item, NodeItem)
-                                            or self._nodes.get(id(item.node)) is item):
-                self._changed(item)
+        watched = self.is_watched
+        shown = [item for item in dirty.values()
+                 if item.parent is not None and (not isinstance(item, NodeItem)
+                                                 or self._nodes.get(id(item.node)) is item)
+                 and (watched is None or watched(item))]
+        self._emit_changed(shown)
+        if events:
+            self.changed.emit()
 
-    def _changed(self, item: Item) -> None:
-        self.dataChanged.emit(self.index_of(item, 0), self.index_of(item, 1))
+    def _emit_changed(self, items: list[Item]) -> None:
+        """One ``dataChanged`` per run of adjacent sibling rows (both columns)."""
+        by_parent: dict[int, list[Item]] = {}
+        for item in items:
+            by_parent.setdefault(id(item.parent), []).append(item)
+        for siblings in by_parent.values():
+            rows = sorted((item.row(), id(item), item) for item in siblings)
+            start = 0
+            for k in range(1, len(rows) + 1):
+                if k == len(rows) or rows[k][0] != rows[k - 1][0] + 1:
+                    self.dataChanged.emit(self.index_of(rows[start][2], 0),
+                                          self.index_of(rows[k - 1][2], 1))
+                    start = k
 
     def _root_added(self, index: int, node: BaseNode) -> None:
         if id(node) in self._nodes:
@@ -315,44 +394,14 @@ class SceneTreeModel(QAbstractItemModel):
             fitem.children.insert(row, self._build(fitem, node))
             self.endInsertRows()
 
-    # ------------------------------------------------------------ frames
-    def apply_frame(self, frame: Any) -> None:
-        """Show the poses of moving Solids from an engine frame (``frame.poses``:
-        Solid node -> (pos (3,), R (3, 3)) in world coordinates) as local
-        translation/rotation values; only ``dataChanged`` is emitted. Poses equal
-        to the shown values up to rounding (static Solids) leave the rows alone."""
-        world_poses: Mapping = getattr(frame, "poses", frame)
-        transforms = {id(n): poses.as_transform(p) for n, p in world_poses.items()}
-        for node in world_poses:
-            nitem = self._nodes.get(id(node))
-            fields = getattr(nitem, "fields", {})
-            if "translation" not in fields or "rotation" not in fields:
-                continue
-            t, r = poses.local_pose(self._parent_world(node, transforms), transforms[id(node)])
-            shown_t, shown_r = fields["translation"].value, fields["rotation"].value
-            if not np.allclose(shown_t, t, rtol=0.0, atol=SAME_POSE):
-                fields["translation"].value = t
-                self._changed(fields["translation"])
-            if not np.allclose(poses.axis_angle_to_matrix(shown_r),
-                               poses.axis_angle_to_matrix(r), rtol=0.0, atol=SAME_POSE):
-                fields["rotation"].value = r
-                self._changed(fields["rotation"])
 
-    def _parent_world(self, node: BaseNode, transforms: dict) -> poses.Transform:
-        """World transform of ``node``'s parent frame: the nearest ancestor pose in the
-        frame, composed with the displayed translation/rotation of the nodes between."""
-        chain: list[poses.Transform] = []
-        base: poses.Transform = (np.eye(3), np.zeros(3))
-        ancestor = node.parent
-        while ancestor is not None:
-            if id(ancestor) in transforms:
-                base = transforms[id(ancestor)]
-                break
-            fields = getattr(self._nodes.get(id(ancestor)), "fields", {})
-            if "translation" in fields and "rotation" in fields:
-                chain.append((poses.axis_angle_to_matrix(fields["rotation"].value),
-                              np.asarray(fields["translation"].value, dtype=np.float64)))
-            ancestor = ancestor.parent
-        for local in reversed(chain):
-            base = poses.compose(base, local)
-        return base
+def _weak_observer(owner: QObject, method: str) -> Callable[..., None]:
+    """A callable forwarding to ``owner.method`` while ``owner`` is alive."""
+    ref = weakref.ref(owner)
+
+    def forward(*args: Any) -> None:
+        target = ref()
+        if target is not None:
+            getattr(target, method)(*args)
+
+    return forward

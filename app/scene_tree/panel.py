@@ -48,8 +48,7 @@ class FieldEditorPanel(QWidget):
         layout.addWidget(self.error)
         layout.addStretch(1)
         controller.error_occurred.connect(self.show_error)
-        for signal in (model.dataChanged, model.rowsInserted, model.rowsRemoved,
-                       model.modelReset):
+        for signal in (model.changed, model.modelReset):  # once per batch of changes
             signal.connect(self._model_changed)
 
     # --------------------------------------------------------- messages

@@ -228,7 +228,7 @@ def test_int_field(qtbot):
 
 
 def test_live_pose_updates_do_not_clobber_typing(qtbot):
-    import numpy as np
+    import threading
 
     dock, world = make_dock(qtbot)
     robot = world.find_by_def("ROBOT")
@@ -239,9 +239,11 @@ def test_live_pose_updates_do_not_clobber_typing(qtbot):
     qtbot.waitUntil(spin.hasFocus)
     spin.lineEdit().selectAll()
     qtbot.keyClicks(spin, "0.7")
-    frame = type("F", (), {"poses": {robot: (np.array([0.1, 0.2, 0.3]), np.eye(3))}})()
-    dock.apply_frame(frame)
-    assert editor.spins[1].value() == 0.2  # other components follow the frame
+    mover = threading.Thread(target=robot.set, args=("translation", (0.1, 0.2, 0.3)))
+    mover.start()  # the engine thread writing the moving Solid's pose
+    mover.join()
+    dock.model.flush()
+    assert editor.spins[1].value() == 0.2  # other components follow the engine
     assert spin.text().startswith("0.7")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     assert robot.get("translation")[0] == 0.7

@@ -5,13 +5,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import QTreeView
 
 from app.scene_tree import SceneTreeModel
-from app.scene_tree.poses import axis_angle_to_matrix, matrix_to_axis_angle
 from engine.world import Node, read_world
 
 WORLDS = Path(__file__).resolve().parents[1] / "resources" / "worlds"
@@ -128,62 +126,108 @@ def test_notifications_from_another_thread(model, world, qtbot):
     assert len(inserted) == 1
 
 
-class _Frame:
-    def __init__(self, poses):
-        self.poses = poses
-
-
-def test_apply_frame_keeps_expansion_and_selection(model, world, qtbot):
+def test_repeated_field_changes_from_a_thread_are_coalesced(model, world, qtbot):
+    robot = world.find_by_def("ROBOT")
     view = QTreeView()
     qtbot.addWidget(view)
     view.setModel(model)
-    robot = world.find_by_def("ROBOT")
-    wing = world.find_by_def("LEFT_WING")
-    wing_t = model.field_index(wing, "translation")
+    translation = model.field_index(robot, "translation")
     view.expand(model.node_index(robot))
-    view.expand(wing_t.parent())
-    view.selectionModel().setCurrentIndex(wing_t, QItemSelectionModel.SelectionFlag.ClearAndSelect)
-    resets, inserted = [], []
+    view.selectionModel().setCurrentIndex(translation,
+                                          QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    changed = []  # one signal for the adjacent translation and rotation rows
+
+    def covered(a, b, _roles):
+        changed.extend(model.item(model.index(r, 0, a.parent())).name
+                       for r in range(a.row(), b.row() + 1))
+        assert (a.column(), b.column()) == (0, 1)
+
+    model.dataChanged.connect(covered)
+    resets = []
     model.modelReset.connect(lambda: resets.append(1))
-    model.rowsInserted.connect(lambda *a: inserted.append(1))
-    # robot: rotated 1 rad about z at (0, 0, 0.05); wing world pose chosen so that its
-    # local pose is translation (0.1, 0.2, 0.3), rotation 0.5 rad about x
-    R_robot = axis_angle_to_matrix((0, 0, 1, 1))
-    p_robot = np.array([0.0, 0.0, 0.05])
-    R_local = axis_angle_to_matrix((1, 0, 0, 0.5))
-    t_local = np.array([0.1, 0.2, 0.3])
-    frame = _Frame({wing: (R_robot @ t_local + p_robot, R_robot @ R_local)})
-    model.apply_frame(frame)
-    assert text(model, wing_t, 1) == "0.1 0.2 0.3"
-    assert text(model, model.field_index(wing, "rotation"), 1) == "1 0 0 0.5"
-    # moving the robot too: the wing's local pose is computed against the new robot pose
-    R2 = axis_angle_to_matrix((0, 1, 0, 0.3))
-    p2 = np.array([1.0, -1.0, 0.5])
-    model.apply_frame(_Frame({robot: (p2, R2), wing: (R2 @ t_local + p2, R2 @ R_local)}))
-    assert text(model, model.field_index(robot, "translation"), 1) == "1 -1 0.5"
-    assert text(model, model.field_index(robot, "rotation"), 1) == "0 1 0 0.3"
-    assert text(model, wing_t, 1) == "0.1 0.2 0.3"
-    assert not resets and not inserted
+
+    def engine():  # as Simulation.write_poses at every step
+        for k in range(200):
+            robot.set("translation", (0, 0, k / 100))
+            robot.set("rotation", (0, 0, 1, k / 100))
+
+    thread = threading.Thread(target=engine)
+    thread.start()
+    thread.join()
+    model.flush()
+    assert text(model, translation, 1) == "0 0 1.99"
+    assert text(model, model.field_index(robot, "rotation"), 1) == "0 0 1 1.99"
+    assert changed == ["translation", "rotation"]
+    assert not resets and view.currentIndex() == translation
     assert view.isExpanded(model.node_index(robot))
-    assert view.isExpanded(wing_t.parent())
-    assert view.currentIndex() == wing_t
 
 
-def test_axis_angle_round_trip():
-    for rot in [(0, 0, 1, 0.0), (1, 0, 0, 3.14159), (0.6, 0.8, 0, 2.0), (0, 0, 1, np.pi)]:
-        back = matrix_to_axis_angle(axis_angle_to_matrix(rot))
-        assert np.allclose(axis_angle_to_matrix(back), axis_angle_to_matrix(rot), atol=1e-9)
+def test_field_change_then_structure_change_keep_their_order(model, world, qtbot):
+    robot = world.find_by_def("ROBOT")
+
+    def engine():
+        robot.set("name", "first")
+        world.remove_node(robot)
+        robot.set("name", "second")  # a detached node: not shown any more
+        world.add_node(robot)
+        robot.set("name", "third")
+
+    thread = threading.Thread(target=engine)
+    thread.start()
+    thread.join()
+    qtbot.waitUntil(lambda: model.node_index(robot).isValid()
+                    and text(model, model.field_index(robot, "name"), 1) == '"third"')
+    assert child_texts(model).count("DEF ROBOT Robot") == 1
 
 
-def test_apply_frame_ignores_unchanged_static_poses(model, world):
+def test_thread_notifications_are_drained_at_a_bounded_rate(model, world, qtbot):
+    from app.scene_tree.model import DRAIN_INTERVAL_MS
+
+    robot = world.find_by_def("ROBOT")
+    drains = []
+    model.dataChanged.connect(lambda *a: drains.append(1))
+    stop = threading.Event()
+
+    def engine():
+        k = 0
+        while not stop.is_set():
+            robot.set("translation", (0, 0, k / 1000))
+            k += 1
+            stop.wait(0.001)
+
+    thread = threading.Thread(target=engine)
+    thread.start()
+    qtbot.wait(20 * DRAIN_INTERVAL_MS)
+    stop.set()
+    thread.join()
+    # hundreds of changes in 1 s, shown at most once per interval (plus the first)
+    assert 2 <= len(drains) <= 21
+
+
+def test_row_cache_follows_insertions_and_removals(model, world):
     floor = world.find_by_def("FLOOR")
     robot = world.find_by_def("ROBOT")
+    robot_row = model.node_index(robot).row()
+    world.add_node(Node("Solid", name="first"), 0)
+    assert model.node_index(robot).row() == robot_row + 1
+    assert model.index(robot_row + 1, 0).internalPointer().node is robot
+    world.remove_node(floor)
+    assert model.node_index(robot).row() == robot_row
+    assert model.parent(model.field_index(robot, "translation")) == model.node_index(robot)
+
+
+def test_rows_no_view_shows_get_values_without_signals(model, world):
+    robot = world.find_by_def("ROBOT")
+    wing = world.find_by_def("LEFT_WING")
+    translation = model.field_item(robot, "translation")
+    model.is_watched = lambda item: item is translation  # e.g. only that row is shown
     changed = []
     model.dataChanged.connect(lambda a, b, roles: changed.append(model.item(a)))
-    R = axis_angle_to_matrix((0, 0, 1, 1)) + 1e-15
-    model.apply_frame(_Frame({floor: (np.zeros(3), np.eye(3)),
-                              robot: (np.array([0, 0, 0.05]), R)}))
-    assert changed == []
-    assert model.field_item(robot, "rotation").value == (0.0, 0.0, 1.0, 1.0)
-    model.apply_frame(_Frame({floor: (np.array([0, 0, 1e-3]), np.eye(3))}))
-    assert [item.name for item in changed] == ["translation"]
+    batches = []
+    model.changed.connect(lambda: batches.append(1))
+    robot.set("translation", (0, 0, 0.5))
+    wing.set("translation", (0.1, 0.2, 0.3))
+    assert changed == [translation]
+    assert batches == [1, 1]
+    wing_t = model.field_index(wing, "translation")
+    assert text(model, wing_t, 1) == "0.1 0.2 0.3"  # stored, read when shown
