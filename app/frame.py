@@ -11,6 +11,7 @@ Attribute names are a contract with the viewport, plots and scene tree.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -78,55 +79,149 @@ class Frame:
     mode: str = "paused"
 
 
-def _contact_infos(sim) -> tuple[ContactInfo, ...]:
-    out = []
+def _frozen_rows(rows: list, width: int) -> np.ndarray:
+    """A read-only (len(rows), width) float64 array of the first ``width`` values of
+    each row; its row views (``a[i]``) are read-only too."""
+    a = np.array([np.asarray(r, dtype=np.float64)[:width] for r in rows],
+                 dtype=np.float64).reshape(len(rows), width)
+    a.setflags(write=False)
+    return a
+
+
+def _contact_infos(sim, table: _PoseTable) -> tuple[ContactInfo, ...]:
+    """The default then the plugin contacts of the last step as `ContactInfo`s
+    (positions, normals and forces gathered into one read-only array each)."""
     default = list(sim.contacts)
-    for cp in default + list(getattr(sim, "plugin_contacts", ())):
-        force = None
-        fb = cp.feedback
-        if fb is not None:
-            force = _frozen(np.asarray(fb.f1, dtype=np.float64)[:3], (3,))
-        out.append(ContactInfo(_frozen(cp.pos[:3], (3,)), _frozen(cp.normal[:3], (3,)),
-                               float(cp.depth), force,
-                               cp.solid1.node if cp.solid1 is not None else None,
-                               cp.solid2.node if cp.solid2 is not None else None,
-                               plugin=len(out) >= len(default)))
-    return tuple(out)
+    points = default + list(getattr(sim, "plugin_contacts", ()))
+    if not points:
+        return ()
+    pos, normal = _frozen_rows([cp.pos for cp in points], 3), _frozen_rows(
+        [cp.normal for cp in points], 3)
+    with_force = [i for i, cp in enumerate(points) if cp.feedback is not None]
+    forces = _frozen_rows([points[i].feedback.f1 for i in with_force], 3)
+    force_of = dict(zip(with_force, forces, strict=True))
+    node_of = table.node_of_record
+    n_default = len(default)
+    return tuple(ContactInfo(pos[i], normal[i], float(cp.depth), force_of.get(i),
+                             node_of(cp.solid1), node_of(cp.solid2), plugin=i >= n_default)
+                 for i, cp in enumerate(points))
 
 
-def _colliding(sim) -> frozenset[Node]:
+def _colliding(sim, table: _PoseTable) -> frozenset[Node]:
+    """Solids of the geoms a collide hook marked as colliding in the last step."""
+    colliding = sim.colliding_geoms
+    if not colliding:
+        return frozenset()
     geom_solid = sim.model.geom_solid
     nodes = set()
-    for g in sim.colliding_geoms:
+    for g in colliding:
         rec = geom_solid.get(g)
-        if rec is None:
-            body = ode.dGeomGetBody(g) if not ode.dGeomIsSpace(g) else None
-            rec = _record_of_body(sim, body)
+        if rec is None and not ode.dGeomIsSpace(g):
+            rec = table.record_of_body(ode.dGeomGetBody(g))
         if rec is not None:
             nodes.add(rec.node)
     return frozenset(nodes)
 
 
-def _record_of_body(sim, body):
-    if body is None:
-        return None
-    for rec in sim.model.bodies:
-        if rec.body is body:
-            return rec
-    return None
+class _PoseTable:
+    """Per-model lookups of `frame_from_simulation`, built once per `Model`.
+
+    Static Solids keep one frozen pose for as long as their record's ``frame``
+    object is the same; moving Solids are computed together from the body
+    store's arrays: ``R = R_body[idx] @ R_offset``, ``t = R_body[idx] @ t_offset
+    + pos_body[idx]`` (as `Simulation.solid_world_frame`). ``valid_for(model)``
+    says whether the table still matches the model's records (identity checks).
+    """
+
+    def __init__(self, model) -> None:
+        self.model = model
+        self.records = list(model.solids)
+        self.bodies = [rec.ode_body for rec in self.records]
+        self.frames = [rec.frame for rec in self.records]
+        self.offsets = [rec.body_offset if body is not None else None
+                        for rec, body in zip(self.records, self.bodies, strict=True)]
+        self.nodes = [rec.node for rec in self.records]
+        self.static = {i: (_frozen(rec.frame.t, (3,)), _frozen(rec.frame.R, (3, 3)))
+                       for i, rec in enumerate(self.records) if self.bodies[i] is None}
+        self.moving = [i for i, body in enumerate(self.bodies) if body is not None]
+        moving_bodies = [self.bodies[i] for i in self.moving]
+        self.store_owner = moving_bodies[0].world if moving_bodies else None
+        self.index = np.array([b.index for b in moving_bodies], dtype=np.intp)
+        self.same_store = all(b.world is self.store_owner for b in moving_bodies)
+        self.off_R = np.array([self.offsets[i].R for i in self.moving],
+                              dtype=np.float64).reshape(-1, 3, 3)
+        self.off_t = np.array([self.offsets[i].t for i in self.moving],
+                              dtype=np.float64).reshape(-1, 3, 1)
+        self._by_body = {id(rec.body): rec for rec in model.bodies}
+
+    def valid_for(self, model) -> bool:
+        """True when ``model``'s Solid records, bodies, frames and offsets are the
+        ones this table was built from."""
+        if model is not self.model or len(model.solids) != len(self.records):
+            return False
+        for i, rec in enumerate(model.solids):
+            body = rec.ode_body
+            if (rec is not self.records[i] or body is not self.bodies[i]
+                    or (body is None and rec.frame is not self.frames[i])
+                    or (body is not None and rec.body_offset is not self.offsets[i])):
+                return False
+        return True
+
+    def poses(self, sim) -> dict[Node, Pose]:
+        """World pose of every Solid, in the model's order (frozen arrays)."""
+        moving = self._moving_poses(sim)
+        out: dict[Node, Pose] = {}
+        for i, node in enumerate(self.nodes):
+            pose = self.static.get(i)
+            out[node] = pose if pose is not None else moving[i]
+        return out
+
+    def _moving_poses(self, sim) -> dict[int, Pose]:
+        if not self.moving:
+            return {}
+        if not self.same_store:  # bodies of several ODE worlds: one by one
+            return {i: _pose_of(sim.solid_world_frame(self.records[i])) for i in self.moving}
+        store = self.store_owner.bodies
+        Rb = store.R[self.index]                       # (m, 3, 3)
+        R = Rb @ self.off_R                             # (m, 3, 3)
+        t = (Rb @ self.off_t)[:, :, 0] + store.pos[self.index]  # (m, 3)
+        R.setflags(write=False)
+        t.setflags(write=False)
+        return {i: (t[k], R[k]) for k, i in enumerate(self.moving)}
+
+    def node_of_record(self, rec) -> Node | None:
+        """The Solid node of a record (None for None)."""
+        return rec.node if rec is not None else None
+
+    def record_of_body(self, body):
+        """The record owning ``body`` (None when none does)."""
+        return None if body is None else self._by_body.get(id(body))
+
+
+def _pose_of(f) -> Pose:
+    return _frozen(f.t, (3,)), _frozen(f.R, (3, 3))
+
+
+_TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _table_of(sim) -> _PoseTable:
+    """The `_PoseTable` of ``sim``'s current model (rebuilt when it changed)."""
+    table = _TABLES.get(sim)
+    if table is None or not table.valid_for(sim.model):
+        table = _TABLES[sim] = _PoseTable(sim.model)
+    return table
 
 
 def frame_from_simulation(sim, *, mode: str, running: bool, speed: float) -> Frame:
     """Snapshot ``sim`` (an `engine.sim.Simulation`); call it in the thread
-    that owns the simulation, between steps."""
-    poses = {}
-    for rec in sim.model.solids:
-        f = sim.solid_world_frame(rec)
-        poses[rec.node] = (_frozen(f.t, (3,)), _frozen(f.R, (3, 3)))
+    that owns the simulation, between steps. Per-model lookups are cached
+    (`_PoseTable`); the moving Solids' poses are computed as arrays."""
+    table = _table_of(sim)
     paused = bool(sim.paused) or not running
     return Frame(time_ms=float(sim.time_ms), steps=int(sim.steps),
-                 poses=MappingProxyType(poses), contacts=_contact_infos(sim),
-                 colliding=_colliding(sim), paused=paused,
+                 poses=MappingProxyType(table.poses(sim)), contacts=_contact_infos(sim, table),
+                 colliding=_colliding(sim, table), paused=paused,
                  pause_message=str(sim.pause_message), speed=float(speed),
                  running=bool(running) and not sim.paused,
                  mode="paused" if paused else mode)

@@ -1,28 +1,59 @@
-"""Frames per second of the 3D viewport with many moving bodies (synthetic frames).
+"""Viewport frames per second and GUI latency with N falling bodies while the engine runs.
 
-A world of N Solids (half Boxes, half Spheres, each with a boundingObject)
-on a grid is shown in an 800x600 `ViewportWidget`; every frame moves and
-turns every body (a new duck-typed frame: poses, contacts, colliding), then
-the widget repaints synchronously and ``glFinish`` waits for the GPU (Mesa
-llvmpipe under Xvfb here). Variants: shapes only, and shapes + wireframe
-boundingObjects (5 % of them highlighted as colliding) + one contact with a
-force arrow per 10 bodies. The table gives medians over ``--frames`` frames
-of each kind (after warm-up frames): "render" is the viewport's own work
-(set_frame, paintGL, glFinish), "display" adds Qt composing the GL view into
-the window (repaint + processEvents), as the app's timer-driven updates do.
+Default mode (the real thing): a world of N bodies (N = ``--bodies``,
+100 and 1000 by default) is generated into a temporary .wbt file: a floor
+Plane and a grid of alternately Box and Sphere Solids (boundingObject,
+Physics) at three heights above it, so they fall, collide and pile up. The
+world is opened in the real `app.main_window.MainWindow` (temporary settings
+file, dialogs answered without showing), shown at 1280x860, and
+``run_fast()`` lets the engine thread step flat out. After ``--warmup``
+seconds, for ``--seconds`` seconds of wall time (an event loop runs; nothing
+else) the bench counts:
 
-Run under Xvfb::
+- displayed fps: the viewport's ``frameSwapped`` signals per second (frames
+  actually painted and composed);
+- snapshots/s: frames the `RunnerBridge` delivered to the window
+  (``frame_ready``: a newer published snapshot was found by the 60 Hz timer);
+- GUI gap median / p95 / max [ms]: the intervals between two timeouts of the
+  bridge's 16 ms frame timer (the GUI thread's latency; 16-17 ms is ideal);
+- per-frame GUI work [ms, medians]: ``MainWindow._on_frame``'s parts
+  (``viewport.set_frame``, ``plots.add_frame``), the scene tree's drain of
+  the engine's pose notifications (``tree``: `SceneTreeModel._drain`, at
+  most every 50 ms) and the viewport's ``paintGL``, timed by wrapping them
+  on the instances;
+- engine steps/s with the GUI: ``Frame.steps`` delta / wall time;
+- engine steps/s headless: the same world in an `EngineRunner` without any
+  window (same run_fast loop, frames published as in the app), measured the
+  same way just before, so the GUI's cost on the engine shows side by side.
+
+``--profile`` adds a cProfile of the GUI thread (the main thread) over the
+measured seconds of each N (top functions by cumulative time).
+
+``--synthetic`` keeps the renderer-only benchmark: synthetic frames (every
+body moved and turned each frame) fed to a bare 800x600 `ViewportWidget`,
+repainted synchronously with ``glFinish``; "render" is set_frame + paintGL,
+"display" adds Qt composing the GL view into the window (repaint +
+processEvents); medians over ``--frames`` frames, with and without overlays
+(boundingObjects, contacts, forces).
+
+Run under Xvfb (Mesa llvmpipe: software GL; numbers are modest)::
 
     QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx xvfb-run -a -s "-screen 0 1280x1024x24" \\
-        .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--frames 60]
+        .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--seconds 5] [--profile]
+    ... bench/bench_viewport.py --synthetic [--bodies 100,1000] [--frames 60]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -32,8 +63,205 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+#: Size of the main window [px].
+WINDOW_SIZE = (1280, 860)
+#: Spacing of the body grid [m] and the body size (box edge, sphere diameter) [m].
+GRID_STEP, BODY_SIZE = 0.3, 0.2
 
-def make_world(n: int):
+
+# --------------------------------------------------------------------------- world file
+def falling_world_text(n: int) -> str:
+    """A .wbt world: a floor Plane and ``n`` Box/Sphere Solids (1 kg each) on a
+    square grid of ``GRID_STEP`` m spacing, at heights 0.3, 0.55, 0.8 m."""
+    side = int(np.ceil(np.sqrt(n)))
+    span = side * GRID_STEP / 2 + 1.0
+    floor = f"Plane {{ size {2 * span} {2 * span} }}"
+    parts = ["#VRML_SIM R2025a utf8\n",
+             f'WorldInfo {{ title "bench {n} bodies" basicTimeStep 16 }}\n',
+             f"Viewpoint {{ orientation -0.212 0.513 0.832 0.924 "
+             f"position {-1.6 * span} {-1.6 * span} {1.5 * span} }}\n",
+             "Background { skyColor [ 0.55 0.7 0.85 ] }\n",
+             "DirectionalLight { ambientIntensity 0.6 direction 0.4 0.6 -1 }\n",
+             f'Solid {{ children [ Shape {{ appearance PBRAppearance {{ baseColor 0.75 0.75 0.7 '
+             f'metalness 0 }} geometry {floor} }} ] name "floor" boundingObject {floor} }}\n']
+    half = BODY_SIZE / 2
+    for i in range(n):
+        x = (i % side - (side - 1) / 2) * GRID_STEP
+        y = (i // side - (side - 1) / 2) * GRID_STEP
+        z = 0.3 + 0.25 * (i % 3)
+        geom = (f"Box {{ size {BODY_SIZE} {BODY_SIZE} {BODY_SIZE} }}" if i % 2 == 0
+                else f"Sphere {{ radius {half} }}")
+        r, g = (i * 37) % 100 / 100, (i * 59) % 100 / 100
+        parts.append(f"Solid {{ translation {x:.3f} {y:.3f} {z:.3f} "
+                     f"rotation 1 1 0 {0.1 * (i % 7):.2f} children [ Shape {{ appearance "
+                     f"PBRAppearance {{ baseColor {r} {g} 0.6 metalness 0 }} geometry {geom} }} ] "
+                     f'name "b{i}" boundingObject {geom} '
+                     "physics Physics { density -1 mass 1 } }\n")
+    return "".join(parts)
+
+
+def write_falling_world(n: int, directory: Path) -> Path:
+    """Write `falling_world_text` (``n`` bodies) to ``directory/falling_<n>.wbt``."""
+    path = directory / f"falling_{n}.wbt"
+    path.write_text(falling_world_text(n))
+    return path
+
+
+# ------------------------------------------------------------------------ measuring
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values`` (nearest rank; nan when empty)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def wait(app, seconds: float) -> None:
+    """Run the Qt event loop for ``seconds`` of wall time."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
+
+
+def headless_rate(path: Path, warmup: float, seconds: float) -> float:
+    """Engine steps per wall second of ``path`` in an `EngineRunner` without a window
+    (run_fast; steps from the published frames)."""
+    from app.runner import EngineRunner
+
+    with EngineRunner(str(path)) as runner:
+        runner.run_fast()
+        time.sleep(warmup)
+        s0, t0 = runner.latest_frame().steps, time.perf_counter()
+        time.sleep(seconds)
+        s1, t1 = runner.latest_frame().steps, time.perf_counter()
+    return (s1 - s0) / (t1 - t0)
+
+
+class Timed:
+    """Wraps ``obj.name`` (an instance attribute shadowing the method) and
+    records each call's duration [s] while ``on``."""
+
+    def __init__(self, obj: object, name: str) -> None:
+        self.times: list[float] = []
+        self.on = False
+        inner: Callable = getattr(obj, name)
+
+        def wrapper(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                if self.on:
+                    self.times.append(time.perf_counter() - t0)
+        setattr(obj, name, wrapper)
+
+    def median_ms(self) -> float:
+        """Median call time [ms] (nan when never called)."""
+        return statistics.median(self.times) * 1e3 if self.times else float("nan")
+
+
+def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
+            profile: bool) -> dict:
+    """Open ``path`` in a `MainWindow`, run fast, measure (see module docstring)."""
+    from app.main_window import MainWindow
+
+    errors: list[tuple[str, str]] = []
+    window = MainWindow(path, settings_path=str(settings), ask_unsaved=lambda _t: "discard",
+                        confirm=lambda _t, _x: False, show_error=lambda t, x: errors.append((t, x)))
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    timed = {name: Timed(obj, attr) for name, obj, attr in (
+        ("set_frame", window.viewport, "set_frame"), ("tree", window.tree.model, "_drain"),
+        ("plots", window.plots, "add_frame"), ("paint", window.viewport, "paintGL"))}
+    counts = {"swapped": 0, "delivered": 0}
+    ticks: list[float] = []
+    window.viewport.frameSwapped.connect(lambda: counts.__setitem__("swapped",
+                                                                    counts["swapped"] + 1))
+    window.bridge.frame_ready.connect(lambda _f: counts.__setitem__("delivered",
+                                                                   counts["delivered"] + 1))
+    window.bridge.timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    wait(app, 0.5)
+    window.run_fast()
+    wait(app, warmup)
+    for t in timed.values():
+        t.on = True
+    counts.update(swapped=0, delivered=0)
+    ticks.clear()
+    prof = cProfile.Profile() if profile else None
+    s0, t0 = window.runner.latest_frame().steps, time.perf_counter()
+    if prof:
+        prof.enable()
+    wait(app, seconds)
+    if prof:
+        prof.disable()
+    s1, t1 = window.runner.latest_frame().steps, time.perf_counter()
+    window.pause()
+    wall = t1 - t0
+    gaps = [(b - a) * 1e3 for a, b in zip(ticks, ticks[1:], strict=False)]
+    paint_ok = not window.viewport.paint_errors and not errors
+    window.close()
+    window.deleteLater()
+    wait(app, 0.1)
+    if not paint_ok:
+        raise RuntimeError(f"errors while running: {errors or window.viewport.paint_errors}")
+    result = {"fps": counts["swapped"] / wall, "delivered": counts["delivered"] / wall,
+              "gap_med": percentile(gaps, 0.5), "gap_p95": percentile(gaps, 0.95),
+              "gap_max": max(gaps, default=float("nan")), "steps": (s1 - s0) / wall}
+    result.update({name: t.median_ms() for name, t in timed.items()})
+    if prof:
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
+        result["profile"] = out.getvalue()
+    return result
+
+
+def main_gui(args: argparse.Namespace) -> int:
+    """The default mode: the real window with the engine running (module docstring)."""
+    from app.gl_format import set_default_format
+
+    set_default_format()
+    from OpenGL import GL
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="odeon_bench_") as tmp:
+        tmpdir = Path(tmp)
+        for n in (int(v) for v in args.bodies.split(",")):
+            path = write_falling_world(n, tmpdir)
+            headless = headless_rate(path, args.warmup, args.seconds)
+            result = gui_run(app, path, tmpdir / "settings.ini", args.warmup, args.seconds,
+                             args.profile)
+            rows.append((n, headless, result))
+            if args.profile:
+                print(f"--- GUI thread profile, {n} bodies ---\n{result['profile']}")
+    from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
+
+    ctx, surface = QOpenGLContext(), QOffscreenSurface()
+    surface.create()
+    ctx.create()
+    ctx.makeCurrent(surface)
+    renderer = GL.glGetString(GL.GL_RENDERER).decode()
+    ctx.doneCurrent()
+    print(f"renderer: {renderer}; window {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}; run_fast; "
+          f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
+    print(f"{'bodies':>6} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} {'gap p95':>8} "
+          f"{'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
+          f"{'steps/s GUI':>11} {'headless':>9}")
+    for n, headless, r in rows:
+        print(f"{n:>6} {r['fps']:>8.1f} {r['delivered']:>7.1f} {r['gap_med']:>8.1f} "
+              f"{r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} {r['set_frame']:>9.2f} "
+              f"{r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
+              f"{r['steps']:>11.1f} {headless:>9.1f}")
+    print("gaps, set_frame/tree/plots/paint in ms (medians per call); steps/s = engine steps "
+          "per wall second with the window / in an EngineRunner without it")
+    return 0
+
+
+# ---------------------------------------------------------------- --synthetic mode
+def synthetic_world(n: int):
     """A world of ``n`` Solids alternately Box and Sphere on a square grid."""
     from engine.world import parse_world
 
@@ -51,7 +279,7 @@ def make_world(n: int):
     return parse_world("".join(parts))
 
 
-def frames(solids, base: np.ndarray, count: int, contacts: bool):
+def synthetic_frames(solids, base: np.ndarray, count: int, contacts: bool):
     """``count`` synthetic frames moving every Solid along a small circle and spinning it."""
     n = len(solids)
     phase = np.arange(n) * 0.1
@@ -72,7 +300,7 @@ def frames(solids, base: np.ndarray, count: int, contacts: bool):
                               time_ms=k * 16.0)
 
 
-def run(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:
+def run_synthetic(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:
     """Median times (s) of a rendered frame and of a displayed frame.
 
     Rendered: ``set_frame`` + ``paintGL`` called directly + ``glFinish`` (the
@@ -82,12 +310,12 @@ def run(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:
     """
     from OpenGL import GL
 
-    w.set_world(make_world(n))
+    w.set_world(synthetic_world(n))
     w.show_bounding_objects = w.show_contacts = w.show_forces = overlays
     solids = w.scene.solids
     base = w.scene.static_solid_world()[:-1, :3, 3]
     rendered, displayed = [], []
-    for k, f in enumerate(frames(solids, base, 2 * (count + 5), overlays)):
+    for k, f in enumerate(synthetic_frames(solids, base, 2 * (count + 5), overlays)):
         t0 = time.perf_counter()
         w.set_frame(f)
         if k % 2 == 0:
@@ -107,13 +335,8 @@ def run(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:
     return statistics.median(rendered), statistics.median(displayed)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bodies", default="100,1000")
-    parser.add_argument("--frames", type=int, default=60)
-    args = parser.parse_args(argv)
-
+def main_synthetic(args: argparse.Namespace) -> int:
+    """``--synthetic``: synthetic frames on a bare ViewportWidget (module docstring)."""
     from app.gl_format import set_default_format
 
     set_default_format()
@@ -136,11 +359,25 @@ def main(argv: list[str] | None = None) -> int:
           f"{'display ms':>11} {'display fps':>12}")
     for n in (int(v) for v in args.bodies.split(",")):
         for overlays in (False, True):
-            ren, disp = run(w, app, n, args.frames, overlays)
+            ren, disp = run_synthetic(w, app, n, args.frames, overlays)
             print(f"{n:>7} {('yes' if overlays else 'no'):>9} {ren * 1e3:>10.1f} "
                   f"{1 / ren:>11.1f} {disp * 1e3:>11.1f} {1 / disp:>12.1f}")
     w.close()
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments and run the chosen mode."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bodies", default="100,1000", help="comma-separated body counts")
+    parser.add_argument("--seconds", type=float, default=5.0, help="measured wall seconds")
+    parser.add_argument("--warmup", type=float, default=2.0, help="running seconds not measured")
+    parser.add_argument("--profile", action="store_true", help="cProfile the GUI thread")
+    parser.add_argument("--synthetic", action="store_true",
+                        help="renderer only: synthetic frames on a bare ViewportWidget")
+    parser.add_argument("--frames", type=int, default=60, help="--synthetic: frames per row")
+    args = parser.parse_args(argv)
+    return main_synthetic(args) if args.synthetic else main_gui(args)
 
 
 if __name__ == "__main__":

@@ -373,3 +373,31 @@ def test_edit_needing_a_rebuild_keeps_time(runner) -> None:
 
 def test_draw_without_a_draw_callback_draws_nothing(runner) -> None:
     assert runner.draw(1, None) is False
+
+
+def _frame_and_expected(sim) -> tuple[Frame, dict]:
+    from app.frame import frame_from_simulation
+
+    frame = frame_from_simulation(sim, mode="fast", running=True, speed=1.0)
+    expected = {rec.node: sim.solid_world_frame(rec) for rec in sim.model.solids}
+    return frame, expected
+
+
+def test_frame_poses_equal_the_solids_world_frames(runner) -> None:
+    for _ in range(3):
+        runner.step_once()
+    frame, expected = runner.call(_frame_and_expected).result(TIMEOUT)
+    assert list(frame.poses) == list(expected)
+    for node, world in expected.items():
+        assert np.array_equal(frame.poses[node][0], world.t)
+        assert np.array_equal(frame.poses[node][1], world.R)
+
+
+def test_frame_follows_an_edited_static_solid(runner) -> None:
+    floor = runner.world.find_solid_by_def("FLOOR")
+    before = runner.latest_frame().poses[floor][0]
+    runner.edit_field(floor, "translation", (0.5, 0.0, -0.25)).result(TIMEOUT)
+    frame, expected = runner.call(_frame_and_expected).result(TIMEOUT)
+    assert np.array_equal(before, [0.0, 0.0, 0.0])
+    assert np.array_equal(frame.poses[floor][0], [0.5, 0.0, -0.25])
+    assert np.array_equal(frame.poses[floor][0], expected[floor].t)
