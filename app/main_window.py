@@ -1,7 +1,8 @@
 """`MainWindow`: Odeon's desktop window (DESIGN.md section 6, docs/app.md).
 
 The 3D viewport in the centre, the scene tree (left), console (bottom) and
-plots (right) docks, menus File / Simulation / Tools / View, a tool bar and a
+plots (right) docks, menus File / Edit / Simulation / Tools / View (Edit holds
+the scene tree's undo, redo and node actions), a tool bar and a
 status bar with the simulated time (``H:MM:SS:mmm``) and speed.
 
 One `EngineRunner` per open world runs it in the engine thread; a
@@ -158,6 +159,13 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["new_plugin"])
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
+        edit_menu = self.menuBar().addMenu("&Edit")
+        tree = self.tree
+        edit_menu.addAction(tree.undo_action)
+        edit_menu.addAction(tree.redo_action)
+        edit_menu.addSeparator()
+        for name in ("add", "copy", "paste", "delete", "reset"):
+            edit_menu.addAction(tree.actions_[name])
         sim_menu = self.menuBar().addMenu("&Simulation")
         for name in ("realtime", "fast", "pause", "step", "reset"):
             sim_menu.addAction(a[name])
@@ -197,10 +205,12 @@ class MainWindow(QMainWindow):
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
-        for path in self.recent.paths():
+        paths = self.recent.paths()
+        for path in paths:
             action = self.recent_menu.addAction(path)
             action.triggered.connect(lambda _=False, p=path: self.open_world(p))
-        self.recent_menu.setEnabled(True)
+        if not paths:
+            self.recent_menu.addAction("(no recent worlds)").setEnabled(False)
 
     # ------------------------------------------------------------- worlds
     def load_world(self, path: str | os.PathLike) -> bool:
@@ -393,7 +403,6 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------ updates
     def _on_frame(self, frame) -> None:
         self.viewport.set_frame(frame)
-        self.tree.apply_frame(frame)
         self.plots.add_frame(frame)
         self.time_label.setText(format_time(frame.time_ms))
         self.speed_label.setText(format_speed(frame.speed, frame.running))
@@ -403,7 +412,7 @@ class MainWindow(QMainWindow):
 
     def _edit_applied(self, _edit, visual: bool) -> None:
         if visual and self.runner is not None:
-            self.viewport.set_world(self.runner.world)
+            self.viewport.set_world(self.runner.world, keep_camera=True)
         if self.runner is not None:
             self._on_frame(self.runner.latest_frame())
 

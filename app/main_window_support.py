@@ -2,13 +2,19 @@
 
 * `format_time` gives the status bar's simulated time (``H:MM:SS:mmm``, Webots).
 * `EngineSink` is the scene tree's `EditSink`: it runs every edit in the engine
-  thread (`EngineRunner.call`) and waits for it, so the tree sees the result
-  and errors reach the undo command (which reports them in the dock).
+  thread (`EngineRunner.call`) and waits for it (at most one engine step when
+  running), so the tree sees the result and errors reach the undo command
+  (which reports them in the dock). An edit the engine thread has not started
+  within ``EDIT_TIMEOUT`` (a plugin stuck in a loop) is withdrawn and reported
+  as refused, so the world never changes behind the tree's back. A failure
+  of the views' refresh after a successful edit is logged, never reported as
+  a failed edit.
 * `RecentFiles` keeps the File > Open Recent list in a `QSettings`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 
@@ -19,6 +25,8 @@ from app.scene_tree.edits import Edit, SetField
 from app.scene_tree.edits import apply_edit as apply_tree_edit
 from engine.sim.edits import apply_edit as apply_sim_edit
 from engine.world import DEF_FIELD
+
+log = logging.getLogger(__name__)
 
 #: Longest wait [s] for the engine thread to apply an edit.
 EDIT_TIMEOUT = 10.0
@@ -39,6 +47,10 @@ def format_speed(speed: float, running: bool) -> str:
     return f"{speed:.2f}x" if running else "-"
 
 
+class EngineBusyError(ValueError):
+    """The engine thread did not start an edit in time; the edit was withdrawn."""
+
+
 class EngineSink:
     """Scene tree edits applied in the engine thread (see module docstring).
 
@@ -48,9 +60,11 @@ class EngineSink:
     """
 
     def __init__(self, runner: EngineRunner,
-                 on_applied: Callable[[Edit, bool], None] | None = None) -> None:
+                 on_applied: Callable[[Edit, bool], None] | None = None,
+                 timeout: float = EDIT_TIMEOUT) -> None:
         self.runner = runner
         self.on_applied = on_applied
+        self.timeout = timeout
 
     def apply(self, edit: Edit) -> None:
         """Apply ``edit`` in the engine thread; raises the edit's error."""
@@ -69,9 +83,21 @@ class EngineSink:
                 sim.rebuild()
             return True
 
-        visual = self.runner.call(run).result(EDIT_TIMEOUT)
-        if self.on_applied is not None:
+        future = self.runner.call(run)
+        try:
+            visual = future.result(self.timeout)
+        except TimeoutError:
+            if future.cancel():  # never started: the world is untouched
+                raise EngineBusyError(
+                    f"the engine thread did not take the edit within {self.timeout:g} s "
+                    "(is a physics plugin stuck in a loop?): edit not applied") from None
+            visual = future.result()  # started meanwhile: it finishes
+        if self.on_applied is None:
+            return
+        try:
             self.on_applied(edit, bool(visual))
+        except Exception:  # the edit is done: a failing view refresh must not undo it
+            log.exception("refreshing the views after %r failed", edit)
 
 
 class RecentFiles:

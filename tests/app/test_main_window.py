@@ -129,7 +129,7 @@ def test_opens_the_default_world_with_its_nodes(make_window) -> None:
     assert window.runner.host.name == "flying_robot"
     assert "default.wbt" in window.windowTitle()
     titles = [a.text() for a in window.menuBar().actions()]
-    assert titles == ["&File", "&Simulation", "&Tools", "&View"]
+    assert titles == ["&File", "&Edit", "&Simulation", "&Tools", "&View"]
 
 
 def test_run_pause_step_reset_change_the_time(qtbot, make_window) -> None:
@@ -383,3 +383,131 @@ def test_plot_redraws_do_not_exhaust_bool_refcounts(make_window) -> None:
         if i == 0:
             assert sys.getrefcount(True) > 1 << 39
     assert sys.getrefcount(True) > 1 << 39 and sys.getrefcount(False) > 1 << 39
+
+
+def _menu(window: MainWindow, title: str):
+    return next(a.menu() for a in window.menuBar().actions() if a.text() == title)
+
+
+def test_edit_menu_undoes_and_copies_through_the_scene_tree(qtbot, make_window) -> None:
+    window = make_window()
+    edit = {a.text().replace("&", ""): a for a in _menu(window, "&Edit").actions()
+            if a.text()}
+    assert {"Add Node...", "Copy", "Paste", "Delete", "Reset to Default"} <= set(edit)
+    box = window.runner.world.find_by_def("GREEN_BOX")
+    assert window.tree.controller.set_field(box, "translation", [1.0, -0.5, 0.7])
+    undo = next(a for a in edit.values() if a.text().startswith("Undo"))
+    redo = next(a for a in edit.values() if a.text().startswith("Redo"))
+    assert undo.isEnabled() and not redo.isEnabled()
+    undo.trigger()
+    assert np.allclose(window.runner.latest_frame().poses[box][0], [1.0, 0.4, 0.5])
+    redo.trigger()
+    assert np.allclose(window.runner.latest_frame().poses[box][0], [1.0, -0.5, 0.7])
+    count = len(window.runner.world.nodes)
+    window.tree.select_node(box)
+    edit["Copy"].trigger()
+    edit["Paste"].trigger()
+    nodes = window.runner.world.nodes
+    assert len(nodes) == count + 1
+    pasted = nodes[nodes.index(box) + 1]
+    assert pasted is not box and pasted.type_name == box.type_name
+    assert pasted in window.runner.latest_frame().poses  # a new body in the simulation
+    assert pasted in window.viewport.scene.solids  # and in the 3D view
+    assert window.tree.panel.error.text() == ""
+    window.tree.select_node(pasted)
+    edit["Delete"].trigger()
+    assert len(window.runner.world.nodes) == count
+
+
+def test_file_dialogs_open_save_as_and_open_recent(qtbot, make_window, tmp_path,
+                                                   monkeypatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    window = make_window()
+    target = make_project(tmp_path)
+    asked: list[tuple[str, str]] = []
+
+    def get_open(_parent, caption, start, filters):
+        asked.append((caption, filters))
+        return str(target), filters
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(get_open))
+    window.actions_["open"].trigger()
+    assert asked == [("Open World", "Worlds (*.wbt)")]
+    assert window.world_path == str(target)
+    saved = tmp_path / "other.wbt"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a: (str(saved), "Worlds (*.wbt)")))
+    window.actions_["save_as"].trigger()
+    assert read_world(str(saved)).find_by_def("ROBOT") is not None
+    assert window.world_path == str(saved) and "other.wbt" in window.windowTitle()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *_a: ("", "")))
+    assert not window.open_dialog()  # cancelled: nothing changes
+    assert window.world_path == str(saved)
+    window.recent_menu.aboutToShow.emit()
+    entries = [a for a in window.recent_menu.actions() if a.text()]
+    assert [a.text() for a in entries[:2]] == [str(saved), str(target)]
+    entries[1].trigger()
+    assert window.world_path == str(target)
+
+
+def test_open_recent_is_empty_at_first(make_window, tmp_path) -> None:
+    window = make_window()
+    window.recent.settings.remove(window.recent.KEY)
+    window.recent_menu.aboutToShow.emit()
+    (entry,) = window.recent_menu.actions()
+    assert entry.text() == "(no recent worlds)" and not entry.isEnabled()
+
+
+def test_unsaved_question_uses_a_message_box(make_window, monkeypatch) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    window = make_window()
+    box = window.runner.world.find_by_def("GREEN_BOX")
+    assert window.tree.controller.set_field(box, "translation", [1.0, -0.5, 0.7])
+    shown: list[str] = []
+
+    def question(_parent, _title, text, _buttons):
+        shown.append(text)
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    window.ask_unsaved = window._ask_unsaved_dialog
+    assert not window.maybe_save()
+    assert "default.wbt" in shown[0] and window.is_modified()
+
+
+def test_looks_edit_redraws_without_moving_the_camera(make_window) -> None:
+    window = make_window()
+    window.viewport.camera.orbit(40, -15)
+    window.viewport.camera.zoom(2)
+    eye = np.array(window.viewport.camera.eye, dtype=float)
+    box = window.runner.world.find_by_def("GREEN_BOX")
+    shape_box = window.runner.world.find_by_def("GREEN_SHAPE").get("geometry")
+    assert window.tree.controller.set_field(shape_box, "size", [0.3, 0.3, 0.3])
+    scales = [np.linalg.norm(it.local[:3, 0]) for it in window.viewport.scene.shapes
+              if window.viewport.scene.solids[it.solid] is box]
+    assert np.allclose(scales, [0.3])  # the new size is drawn
+    assert np.allclose(window.viewport.camera.eye, eye)
+
+
+def test_edit_is_withdrawn_when_the_engine_thread_is_stuck(qtbot, make_window) -> None:
+    import threading
+
+    from app.main_window_support import EngineSink
+
+    window = make_window()
+    runner = window.runner
+    release = threading.Event()
+    runner.call(lambda sim: release.wait(20))  # the engine thread is busy until released
+    sink = EngineSink(runner, timeout=0.3)
+    window.tree.controller.sink = sink
+    box = runner.world.find_by_def("GREEN_BOX")
+    errors: list[str] = []
+    window.tree.error_occurred.connect(errors.append)
+    assert not window.tree.controller.set_field(box, "translation", [1.0, -0.5, 0.7])
+    assert errors and "did not take the edit" in errors[0]
+    release.set()
+    qtbot.wait(300)  # the withdrawn edit must not run later
+    assert list(box.get("translation")) == [1.0, 0.4, 0.5]
+    assert window.tree.undo_stack.count() == 0
