@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from OpenGL import GL
 
-from app.viewport import ViewportWidget
 from app.viewport.overlays import CONTACT_COLOR, FORCE_COLOR
 from app.viewport.widget import BOUND_COLOR, COLLIDING_COLOR
 from tests.app.test_viewport_helpers import (
@@ -17,9 +16,10 @@ from tests.app.test_viewport_helpers import (
     box_solid,
     count_near,
     frame,
+    grab,
     is_red,
-    pixels,
     pose,
+    shown_viewport,
     world,
 )
 
@@ -30,23 +30,11 @@ RGB_COLLIDING = tuple(int(c * 255) for c in COLLIDING_COLOR[:3])
 @pytest.fixture
 def view(qtbot, gl_available):
     """A shown 400x300 viewport without grid, showing a red box at the origin."""
-    w = ViewportWidget()
-    w.resize(400, 300)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown_viewport(qtbot)
     w.show_grid = False
     w.set_world(world(box_solid("BOX", (1, 0, 0))))
     yield w
     w.close()
-
-
-def grab(w: ViewportWidget) -> np.ndarray:
-    """Render now and return the framebuffer as (h, w, 4) pixels."""
-    px = pixels(w.grabFramebuffer())
-    assert w.paint_errors == []
-    assert w.gl_errors == []
-    return px
 
 
 def test_context_is_compatibility_profile(view):
@@ -263,11 +251,7 @@ def test_orbit_pan_and_zoom_move_pixels(view, qtbot):
 def test_default_world_renders_without_gl_errors(qtbot, gl_available, tmp_path):
     from engine.world import read_world
 
-    w = ViewportWidget()
-    w.resize(640, 480)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown_viewport(qtbot, (640, 480))
     wld = read_world("resources/worlds/default.wbt")
     w.set_world(wld)
     w.show_bounding_objects = True

@@ -79,3 +79,34 @@ def around(xy: tuple[float, float], r: int = 4) -> tuple[int, int, int, int]:
 def is_red(rgb: np.ndarray) -> bool:
     """Clearly red."""
     return rgb[0] > 150 and rgb[1] < 60 and rgb[2] < 60
+
+
+def sphere_solid(name: str, color: tuple, pos: tuple, radius: float) -> str:
+    """A Solid with one coloured Sphere Shape and a Sphere boundingObject."""
+    r, g, b = color
+    x, y, z = pos
+    return (f"DEF {name} Solid {{ translation {x} {y} {z} children [ Shape {{ appearance "
+            f"PBRAppearance {{ baseColor {r} {g} {b} metalness 0 roughness 1 }} geometry "
+            f"Sphere {{ radius {radius} }} }} ] name \"{name}\" "
+            f"boundingObject Sphere {{ radius {radius} }} }}\n")
+
+
+def shown_viewport(qtbot: Any, size: tuple[int, int] = (400, 300)) -> Any:
+    """A `ViewportWidget` of ``size`` (logical pixels), shown and exposed, owned by qtbot."""
+    from app.viewport import ViewportWidget
+
+    w = ViewportWidget()
+    w.resize(*size)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def grab(w: Any) -> np.ndarray:
+    """Render ``w`` now and return its framebuffer as (h, w, 4) pixels; fails on a paint
+    exception or a GL error."""
+    px = pixels(w.grabFramebuffer())
+    assert w.paint_errors == []
+    assert w.gl_errors == []
+    return px

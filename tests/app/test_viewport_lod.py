@@ -22,9 +22,11 @@ from tests.app.test_viewport_helpers import (
     box_solid,
     count_near,
     frame,
+    grab,
     is_red,
-    pixels,
     pose,
+    shown_viewport,
+    sphere_solid,
     world,
 )
 
@@ -143,33 +145,13 @@ def test_culling_keeps_straddling_spheres_and_drops_hidden_ones():
 
 
 # ----- GL -----------------------------------------------------------------------------------
-def sphere_solid(name: str, color: tuple, pos: tuple, radius: float) -> str:
-    """A Solid with one coloured Sphere Shape and a Sphere boundingObject."""
-    r, g, b = color
-    x, y, z = pos
-    return (f"DEF {name} Solid {{ translation {x} {y} {z} children [ Shape {{ appearance "
-            f"PBRAppearance {{ baseColor {r} {g} {b} metalness 0 roughness 1 }} geometry "
-            f"Sphere {{ radius {radius} }} }} ] name \"{name}\" "
-            f"boundingObject Sphere {{ radius {radius} }} }}\n")
-
-
 @pytest.fixture
 def view(qtbot, gl_available):
     """A shown 400x300 viewport without grid (camera at (-4, 0, 3) looking at the origin)."""
-    w = ViewportWidget()
-    w.resize(400, 300)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown_viewport(qtbot)
     w.show_grid = False
     yield w
     w.close()
-
-
-def grab(w: ViewportWidget) -> np.ndarray:
-    px = pixels(w.grabFramebuffer())
-    assert w.paint_errors == [] and w.gl_errors == []
-    return px
 
 
 def level_rows(w: ViewportWidget, kind: str) -> list[int]:

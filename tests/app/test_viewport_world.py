@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from app.viewport import ViewportWidget
-from tests.app.test_viewport_helpers import count_near, pixels
+from tests.app.test_viewport_helpers import count_near, pixels, shown_viewport
 
 
 def test_default_world_with_plugin_draw(qtbot, gl_available):
@@ -16,11 +15,7 @@ def test_default_world_with_plugin_draw(qtbot, gl_available):
     for _ in range(120):  # the robot lifts off after 1 s; the plugin's ray is then known
         host.step()
     assert host.errors == []
-    w = ViewportWidget()
-    w.resize(640, 480)
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
+    w = shown_viewport(qtbot, (640, 480))
     w.set_world(sim.world)
     plain = pixels(w.grabFramebuffer())
     w.set_plugin_draw(lambda pass_: host.draw(pass_, None))
