@@ -8,6 +8,7 @@ the world is left unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -171,23 +172,11 @@ class SceneTreeController(QObject):
 
     def add_node(self, item: Item | None, type_name: str) -> bool:
         """Add a new default node of ``type_name`` at the selected position."""
-        try:
-            parent, field, index = self.insertion_point(item)
-            node = Node(type_name)
-        except WorldError as exc:
-            self.report_error(str(exc))
-            return False
-        return self.insert_node(parent, field, index, node)
+        return self._insert_made(item, lambda: Node(type_name), "Add")
 
     def add_use(self, item: Item | None, target: BaseNode) -> bool:
         """Add ``USE target`` at the selected position (refused for Solids, joints...)."""
-        try:
-            parent, field, index = self.insertion_point(item)
-            node = UseNode(target)
-        except WorldError as exc:
-            self.report_error(str(exc))
-            return False
-        return self.insert_node(parent, field, index, node)
+        return self._insert_made(item, lambda: UseNode(target), "Add")
 
     def copy(self, node: BaseNode) -> None:
         """Put a deep copy of ``node`` on the clipboard."""
@@ -195,13 +184,19 @@ class SceneTreeController(QObject):
 
     def paste(self, item: Item | None) -> bool:
         """Insert a fresh copy of the clipboard at the selected position (undoable)."""
-        if self.clipboard is None:
+        clipboard = self.clipboard
+        if clipboard is None:
             self.report_error("nothing to paste: copy a node first")
             return False
+        return self._insert_made(item, lambda: copy_any(clipboard), "Paste")
+
+    def _insert_made(self, item: Item | None, make: Callable[[], BaseNode], text: str) -> bool:
+        """Insert ``make()`` at the selected position (undoable, command text ``text``);
+        an illegal position or node is reported and nothing changes."""
         try:
             parent, field, index = self.insertion_point(item)
-            node = copy_any(self.clipboard)
+            node = make()
         except WorldError as exc:
             self.report_error(str(exc))
             return False
-        return self.insert_node(parent, field, index, node, text="Paste")
+        return self.insert_node(parent, field, index, node, text=text)
