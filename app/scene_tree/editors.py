@@ -78,30 +78,26 @@ class BoolEditor(ValueEditor):
         self.check.blockSignals(False)
 
 
-class StepSpinBox(QDoubleSpinBox):
+class _Stepping:
+    """Spin-box mixin: ``stepping`` is True while an arrow or wheel step changes the value
+    (so steps can merge into one undo entry while typed values do not)."""
+
+    stepping = False
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt name
+        self.stepping = True
+        try:
+            super().stepBy(steps)  # type: ignore[misc]
+        finally:
+            self.stepping = False
+
+
+class StepSpinBox(_Stepping, QDoubleSpinBox):
     """A double spin box telling arrow/wheel steps (``stepping``) from typed values."""
 
-    stepping = False
 
-    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt name
-        self.stepping = True
-        try:
-            super().stepBy(steps)
-        finally:
-            self.stepping = False
-
-
-class IntStepSpinBox(QSpinBox):
+class IntStepSpinBox(_Stepping, QSpinBox):
     """An int spin box telling arrow/wheel steps (``stepping``) from typed values."""
-
-    stepping = False
-
-    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt name
-        self.stepping = True
-        try:
-            super().stepBy(steps)
-        finally:
-            self.stepping = False
 
 
 def _float_spin(parent: QWidget, low: float = -FLOAT_LIMIT, high: float = FLOAT_LIMIT,
