@@ -26,6 +26,15 @@ else) the bench counts:
   window (same run_fast loop, frames published as in the app), measured the
   same way just before, so the GUI's cost on the engine shows side by side.
 
+- CPU by thread [% of one core]: user + system time of the GUI (main)
+  thread, the engine's Python threads and the GL driver's threads (llvmpipe
+  rasterises in its own threads) over the measured seconds, from /proc.
+
+``--orbit`` turns the camera a little on every frame timer tick, as a user
+dragging the view would, so a frame is painted on every tick even when the
+engine publishes fewer (1000 bodies step slower than 60 Hz).
+``--gil-releasing-gl`` skips `app.gl_binding.configure_pyopengl` (GL calls
+release the GIL, as before it existed), for a side-by-side run.
 ``--profile`` adds a cProfile of the GUI thread (the main thread) over the
 measured seconds of each N (top functions by cumulative time).
 
@@ -39,7 +48,8 @@ processEvents); medians over ``--frames`` frames, with and without overlays
 Run under Xvfb (Mesa llvmpipe: software GL; numbers are modest)::
 
     QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx xvfb-run -a -s "-screen 0 1280x1024x24" \\
-        .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--seconds 5] [--profile]
+        .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--seconds 5] [--orbit] \\
+        [--gil-releasing-gl] [--profile]
     ... bench/bench_viewport.py --synthetic [--bodies 100,1000] [--frames 60]
 """
 
@@ -52,6 +62,7 @@ import pstats
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -116,6 +127,38 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def thread_cpu_ticks() -> dict[int, tuple[str, int]]:
+    """{thread id: (name, user + system CPU clock ticks)} of this process's threads
+    (Linux ``/proc/self/task``; empty elsewhere)."""
+    out: dict[int, tuple[str, int]] = {}
+    for task in Path("/proc/self/task").glob("*"):
+        try:
+            name = (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        out[int(task.name)] = (name, int(fields[11]) + int(fields[12]))
+    return out
+
+
+def cpu_shares(before: dict, after: dict, wall: float) -> str:
+    """"name pct%" of the threads that used CPU between two `thread_cpu_ticks`, by
+    thread kind (GUI = the main thread, engine, the GL driver's threads...)."""
+    import os
+
+    hz = os.sysconf("SC_CLK_TCK")
+    main_tid = threading.main_thread().native_id
+    main_name = after.get(main_tid, ("", 0))[0]
+    totals: dict[str, float] = {}
+    for tid, (name, ticks) in after.items():
+        used = ticks - before.get(tid, (name, 0))[1]
+        # Python threads keep the process's name: the non-GUI ones are the engine's
+        kind = "GUI" if tid == main_tid else "engine" if name == main_name else name
+        totals[kind] = totals.get(kind, 0.0) + used / hz / wall * 100.0
+    return ", ".join(f"{k} {v:.0f}%" for k, v in sorted(totals.items(), key=lambda kv: -kv[1])
+                     if v >= 1.0)
+
+
 def wait(app, seconds: float) -> None:
     """Run the Qt event loop for ``seconds`` of wall time."""
     from PySide6.QtCore import QEventLoop, QTimer
@@ -163,7 +206,7 @@ class Timed:
 
 
 def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
-            profile: bool) -> dict:
+            profile: bool, orbit: bool) -> dict:
     """Open ``path`` in a `MainWindow`, run fast, measure (see module docstring)."""
     from app.main_window import MainWindow
 
@@ -182,6 +225,11 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     window.bridge.frame_ready.connect(lambda _f: counts.__setitem__("delivered",
                                                                    counts["delivered"] + 1))
     window.bridge.timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    if orbit:  # a user dragging the view: every timer tick has something new to paint
+        def turn() -> None:
+            window.viewport.camera.orbit(2.0, 0.0)
+            window.viewport.update()
+        window.bridge.timer.timeout.connect(turn)
     wait(app, 0.5)
     window.run_fast()
     wait(app, warmup)
@@ -191,12 +239,14 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     ticks.clear()
     prof = cProfile.Profile() if profile else None
     s0, t0 = window.runner.latest_frame().steps, time.perf_counter()
+    cpu0 = thread_cpu_ticks()
     if prof:
         prof.enable()
     wait(app, seconds)
     if prof:
         prof.disable()
     s1, t1 = window.runner.latest_frame().steps, time.perf_counter()
+    cpu = cpu_shares(cpu0, thread_cpu_ticks(), t1 - t0)
     window.pause()
     wall = t1 - t0
     gaps = [(b - a) * 1e3 for a, b in zip(ticks, ticks[1:], strict=False)]
@@ -208,7 +258,8 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
         raise RuntimeError(f"errors while running: {errors or window.viewport.paint_errors}")
     result = {"fps": counts["swapped"] / wall, "delivered": counts["delivered"] / wall,
               "gap_med": percentile(gaps, 0.5), "gap_p95": percentile(gaps, 0.95),
-              "gap_max": max(gaps, default=float("nan")), "steps": (s1 - s0) / wall}
+              "gap_max": max(gaps, default=float("nan")), "steps": (s1 - s0) / wall,
+              "cpu": cpu}
     result.update({name: t.median_ms() for name, t in timed.items()})
     if prof:
         out = io.StringIO()
@@ -219,9 +270,12 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
 
 def main_gui(args: argparse.Namespace) -> int:
     """The default mode: the real window with the engine running (module docstring)."""
+    from app.gl_binding import configure_pyopengl
     from app.gl_format import set_default_format
 
     set_default_format()
+    if not args.gil_releasing_gl:
+        configure_pyopengl()
     from OpenGL import GL
     from PySide6.QtWidgets import QApplication
 
@@ -233,7 +287,7 @@ def main_gui(args: argparse.Namespace) -> int:
             path = write_falling_world(n, tmpdir)
             headless = headless_rate(path, args.warmup, args.seconds)
             result = gui_run(app, path, tmpdir / "settings.ini", args.warmup, args.seconds,
-                             args.profile)
+                             args.profile, args.orbit)
             rows.append((n, headless, result))
             if args.profile:
                 print(f"--- GUI thread profile, {n} bodies ---\n{result['profile']}")
@@ -246,6 +300,8 @@ def main_gui(args: argparse.Namespace) -> int:
     renderer = GL.glGetString(GL.GL_RENDERER).decode()
     ctx.doneCurrent()
     print(f"renderer: {renderer}; window {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}; run_fast; "
+          f"{'camera orbiting; ' if args.orbit else ''}"
+          f"{'GL calls release the GIL; ' if args.gil_releasing_gl else ''}"
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
     print(f"{'bodies':>6} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} {'gap p95':>8} "
           f"{'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
@@ -257,6 +313,8 @@ def main_gui(args: argparse.Namespace) -> int:
               f"{r['steps']:>11.1f} {headless:>9.1f}")
     print("gaps, set_frame/tree/plots/paint in ms (medians per call); steps/s = engine steps "
           "per wall second with the window / in an EngineRunner without it")
+    for n, _headless, r in rows:
+        print(f"CPU by thread, {n} bodies (% of one core): {r['cpu']}")
     return 0
 
 
@@ -337,9 +395,11 @@ def run_synthetic(w, app, n: int, count: int, overlays: bool) -> tuple[float, fl
 
 def main_synthetic(args: argparse.Namespace) -> int:
     """``--synthetic``: synthetic frames on a bare ViewportWidget (module docstring)."""
+    from app.gl_binding import configure_pyopengl
     from app.gl_format import set_default_format
 
     set_default_format()
+    configure_pyopengl()
     from OpenGL import GL
     from PySide6.QtWidgets import QApplication
 
@@ -373,6 +433,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="measured wall seconds")
     parser.add_argument("--warmup", type=float, default=2.0, help="running seconds not measured")
     parser.add_argument("--profile", action="store_true", help="cProfile the GUI thread")
+    parser.add_argument("--orbit", action="store_true",
+                        help="turn the camera a little on every frame timer tick (a user "
+                             "dragging the view), so frames are painted even when the "
+                             "engine publishes fewer")
+    parser.add_argument("--gil-releasing-gl", action="store_true",
+                        help="leave PyOpenGL's GL calls releasing the GIL (as before "
+                             "app.gl_binding), to compare")
     parser.add_argument("--synthetic", action="store_true",
                         help="renderer only: synthetic frames on a bare ViewportWidget")
     parser.add_argument("--frames", type=int, default=60, help="--synthetic: frames per row")

@@ -6,8 +6,14 @@
 - mesh_drawer.py: instanced shapes/boundingObjects; line_drawer.py: line batches;
 - lod.py: screen-size levels of detail of curved meshes; culling.py: frustum culling;
 - overlays.py: grid, contacts/forces, trails; plugin_pass.py: plugin draw passes.
+
+Importing the package first configures PyOpenGL (`app.gl_binding`).
 """
 
-from app.viewport.widget import ViewportWidget
+from app.gl_binding import configure_pyopengl
+
+configure_pyopengl()
+
+from app.viewport.widget import ViewportWidget  # noqa: E402  (after configure_pyopengl)
 
 __all__ = ["ViewportWidget"]

@@ -18,6 +18,9 @@ calls ``host.draw(pass_, view)`` from its paint code, so a draw never sees a
 half-finished step. A plugin callback that never returns cannot be stopped
 (Python threads cannot be killed): the step, and then every draw, stays
 blocked; `draw` gives up after ``timeout`` seconds instead of freezing the GUI.
+A draw that is waiting for the lock goes first: `step()` lets it in before
+taking the lock for the next step (a lock alone is not fair, and a thread that
+steps flat out would often take it back before the waiting GUI wakes up).
 
 Faults: an exception in any callback is caught, its traceback (plugin frames,
 file:line) goes to the console under ``"plugin-error"`` and to `errors`, the
@@ -44,6 +47,9 @@ from engine.plugins.faults import (
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
 
+#: Longest time [s] a step waits for a pending draw to take the lock first.
+DRAW_FIRST_WAIT = 0.1
+
 
 class PluginHost:
     """The physics-plugin host of one `Simulation` (see module docstring)."""
@@ -52,6 +58,9 @@ class PluginHost:
                  bundled_dir: Path | None = None, env: dict | None = None) -> None:
         self.sim = simulation
         self.lock = threading.RLock()
+        # set while no draw is waiting for the lock (cleared by draw, waited on by step)
+        self._no_draw_waiting = threading.Event()
+        self._no_draw_waiting.set()
         self.plugin: LoadedPlugin | None = None
         self.enabled = False
         self.source: Path | None = None
@@ -192,7 +201,9 @@ class PluginHost:
 
     # ---------------------------------------------------------- stepping
     def step(self) -> bool:
-        """One `Simulation.step` with `lock` held (what the engine thread calls)."""
+        """One `Simulation.step` with `lock` held (what the engine thread calls);
+        a draw waiting for the lock runs first (at most `DRAW_FIRST_WAIT` s)."""
+        self._no_draw_waiting.wait(DRAW_FIRST_WAIT)
         with self.lock:
             return self.sim.step()
 
@@ -221,7 +232,12 @@ class PluginHost:
         the step lock was not free within ``timeout`` seconds."""
         if not self.running or not self.plugin.has("webots_physics_draw"):
             return False
-        if not self.lock.acquire(timeout=timeout):
+        self._no_draw_waiting.clear()
+        try:
+            acquired = self.lock.acquire(timeout=timeout)
+        finally:
+            self._no_draw_waiting.set()
+        if not acquired:
             return False
         try:
             if not self.running:

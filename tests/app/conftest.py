@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from app.gl_binding import configure_pyopengl
 from app.gl_format import set_default_format
 
 set_default_format()
+configure_pyopengl()  # before any test module imports OpenGL.GL
 
 
 @pytest.fixture(scope="session")

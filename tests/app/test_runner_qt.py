@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from PySide6.QtCore import QThread
 
 from app.runner import EngineRunner
-from app.runner_qt import RunnerBridge
+from app.runner_qt import GUI_SWITCH_INTERVAL_S, RunnerBridge
 from tests.app.test_runner import TIMEOUT, make_project, sync
 
 WAIT_MS = int(TIMEOUT * 1000)
@@ -22,6 +24,18 @@ def bridge(qtbot, tmp_path):
     assert not runner.thread.is_alive()
 
 
+def test_start_shortens_the_gil_switch_interval_and_never_lengthens_it(bridge) -> None:
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        bridge.start()
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
+        bridge.stop_timer()
+        sys.setswitchinterval(GUI_SWITCH_INTERVAL_S / 2)
+        bridge.start()
+        assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S / 2)
+    finally:
+        sys.setswitchinterval(before)
 
 
 def test_frames_arrive_in_the_gui_thread_on_the_timer(qtbot, bridge) -> None:

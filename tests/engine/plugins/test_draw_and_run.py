@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from app.main import main
@@ -47,6 +48,43 @@ def test_draw_never_runs_while_a_step_is_in_progress(tmp_path) -> None:
         engine.join(10)
     assert not engine.is_alive()
     assert host.draw(1, None) and len(mod.DRAWS) == 1
+
+
+BUSY_STEPPER = """
+import time
+from engine.plugins.physics import *
+DRAWS = []
+def webots_physics_step():
+    time.sleep(0.002)  # the step lock is held nearly all the time
+def webots_physics_draw(pass_, view):
+    DRAWS.append(pass_)
+def webots_physics_cleanup():
+    pass
+"""
+
+
+def test_a_waiting_draw_goes_before_the_next_step_of_a_thread_stepping_flat_out(tmp_path) -> None:
+    sim, host = make_host(tmp_path, BUSY_STEPPER)
+    stop = threading.Event()
+
+    def step_flat_out() -> None:
+        while not stop.is_set():
+            host.step()
+
+    engine = threading.Thread(target=step_flat_out)
+    engine.start()
+    try:
+        results = []
+        for _ in range(20):
+            results.append(host.draw(1, None, timeout=0.1))
+            time.sleep(0.003)
+    finally:
+        stop.set()
+        engine.join(10)
+    assert not engine.is_alive()
+    assert results == [True] * 20
+    assert host.plugin.module.DRAWS == [1] * 20
+    assert sim.time_ms > 0.0  # the engine did step meanwhile
 
 
 def test_no_draw_callback_draws_nothing(tmp_path) -> None:
