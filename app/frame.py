@@ -59,8 +59,12 @@ class Frame:
     """A snapshot of the simulation (see module docstring).
 
     ``poses`` maps every Solid `Node` (static ones included) to its world
-    ``(position (3,), rotation (3, 3))``; ``colliding`` holds the Solids whose
-    boundingObject a plugin's collide callback marked with 2 in the last step;
+    ``(position (3,), rotation (3, 3))``; ``pose_nodes`` (S,), ``pose_t``
+    (S, 3) [m] and ``pose_R`` (S, 3, 3) hold the same poses as arrays, in the
+    model's Solid order (``pose_nodes`` is the same tuple object for every
+    frame of one model, so readers can cache an index per tuple);
+    ``colliding`` holds the Solids whose boundingObject a plugin's collide
+    callback marked with 2 in the last step;
     ``speed`` is simulated time / wall time over the last second; ``mode`` is
     "realtime", "fast" or "paused"; ``running`` is True when the engine thread
     is stepping; ``paused`` is its opposite, and ``pause_message`` says why
@@ -70,6 +74,9 @@ class Frame:
     time_ms: float = 0.0
     steps: int = 0
     poses: Mapping[Node, Pose] = field(default_factory=lambda: MappingProxyType({}))
+    pose_nodes: tuple[Node, ...] = ()
+    pose_t: np.ndarray | None = None
+    pose_R: np.ndarray | None = None
     contacts: tuple[ContactInfo, ...] = ()
     colliding: frozenset[Node] = frozenset()
     paused: bool = True
@@ -140,9 +147,14 @@ class _PoseTable:
         self.frames = [rec.frame for rec in self.records]
         self.offsets = [rec.body_offset if body is not None else None
                         for rec, body in zip(self.records, self.bodies, strict=True)]
-        self.nodes = [rec.node for rec in self.records]
+        self.nodes = tuple(rec.node for rec in self.records)
         self.static = {i: (_frozen(rec.frame.t, (3,)), _frozen(rec.frame.R, (3, 3)))
                        for i, rec in enumerate(self.records) if self.bodies[i] is None}
+        # every Solid's pose as arrays; static rows are filled once here
+        self.static_t = np.zeros((len(self.records), 3))
+        self.static_R = np.tile(np.eye(3), (len(self.records), 1, 1))
+        for i, (t, R) in self.static.items():
+            self.static_t[i], self.static_R[i] = t, R
         self.moving = [i for i, body in enumerate(self.bodies) if body is not None]
         moving_bodies = [self.bodies[i] for i in self.moving]
         self.store_owner = moving_bodies[0].world if moving_bodies else None
@@ -167,27 +179,31 @@ class _PoseTable:
                 return False
         return True
 
-    def poses(self, sim) -> dict[Node, Pose]:
-        """World pose of every Solid, in the model's order (frozen arrays)."""
-        moving = self._moving_poses(sim)
+    def poses(self, sim) -> tuple[dict[Node, Pose], np.ndarray, np.ndarray]:
+        """World pose of every Solid, in the model's order: as a dict of frozen
+        (3,)/(3, 3) arrays, and as read-only arrays t (S, 3), R (S, 3, 3)."""
+        t_all, R_all = self.static_t.copy(), self.static_R.copy()
+        if self.moving:
+            t_all[self.moving], R_all[self.moving] = self._moving_poses(sim)
+        t_all.setflags(write=False)
+        R_all.setflags(write=False)
         out: dict[Node, Pose] = {}
         for i, node in enumerate(self.nodes):
             pose = self.static.get(i)
-            out[node] = pose if pose is not None else moving[i]
-        return out
+            out[node] = pose if pose is not None else (t_all[i], R_all[i])
+        return out, t_all, R_all
 
-    def _moving_poses(self, sim) -> dict[int, Pose]:
-        if not self.moving:
-            return {}
+    def _moving_poses(self, sim) -> tuple[np.ndarray, np.ndarray]:
+        """t (m, 3) and R (m, 3, 3) of the moving Solids (``self.moving`` order)."""
         if not self.same_store:  # bodies of several ODE worlds: one by one
-            return {i: _pose_of(sim.solid_world_frame(self.records[i])) for i in self.moving}
+            frames = [sim.solid_world_frame(self.records[i]) for i in self.moving]
+            return (np.array([f.t for f in frames], dtype=np.float64).reshape(-1, 3),
+                    np.array([f.R for f in frames], dtype=np.float64).reshape(-1, 3, 3))
         store = self.store_owner.bodies
         Rb = store.R[self.index]                       # (m, 3, 3)
         R = Rb @ self.off_R                             # (m, 3, 3)
         t = (Rb @ self.off_t)[:, :, 0] + store.pos[self.index]  # (m, 3)
-        R.setflags(write=False)
-        t.setflags(write=False)
-        return {i: (t[k], R[k]) for k, i in enumerate(self.moving)}
+        return t, R
 
     def node_of_record(self, rec) -> Node | None:
         """The Solid node of a record (None for None)."""
@@ -196,10 +212,6 @@ class _PoseTable:
     def record_of_body(self, body):
         """The record owning ``body`` (None when none does)."""
         return None if body is None else self._by_body.get(id(body))
-
-
-def _pose_of(f) -> Pose:
-    return _frozen(f.t, (3,)), _frozen(f.R, (3, 3))
 
 
 _TABLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -219,8 +231,10 @@ def frame_from_simulation(sim, *, mode: str, running: bool, speed: float) -> Fra
     (`_PoseTable`); the moving Solids' poses are computed as arrays."""
     table = _table_of(sim)
     paused = bool(sim.paused) or not running
+    poses, pose_t, pose_R = table.poses(sim)
     return Frame(time_ms=float(sim.time_ms), steps=int(sim.steps),
-                 poses=MappingProxyType(table.poses(sim)), contacts=_contact_infos(sim, table),
+                 poses=MappingProxyType(poses), pose_nodes=table.nodes, pose_t=pose_t,
+                 pose_R=pose_R, contacts=_contact_infos(sim, table),
                  colliding=_colliding(sim, table), paused=paused,
                  pause_message=str(sim.pause_message), speed=float(speed),
                  running=bool(running) and not sim.paused,

@@ -139,20 +139,26 @@ class EngineRunner:
 
     def call(self, fn: Callable[[Simulation], Any]) -> Future:
         """Run ``fn(sim)`` in the engine thread between steps (at once when
-        paused) with the step lock held; its result or exception in the Future."""
+        paused) with the step lock held; its result or exception in the Future,
+        which resolves after a frame showing the call's effect is published."""
         fut: Future = Future()
 
         def run() -> None:
             if not fut.set_running_or_notify_cancel():
                 return
+            error: BaseException | None = None
             try:
                 with self.host.lock:
                     result = fn(self.sim)
             except BaseException as exc:  # delivered to the caller, not a pause
-                fut.set_exception(exc)
-            else:
-                fut.set_result(result)
-            self._publish(force=True)
+                error = exc
+            try:
+                self._publish(force=True)
+            finally:  # resolved even if the frame could not be made
+                if error is not None:
+                    fut.set_exception(error)
+                else:
+                    fut.set_result(result)
         if not self._post(run):
             fut.set_exception(RuntimeError("the engine runner is stopped"))
         return fut

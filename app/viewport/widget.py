@@ -94,6 +94,8 @@ class ViewportWidget(QOpenGLWidget):
         self.trails = Trails()
         self._static_world = np.eye(4)[None]
         self._solid_index: dict[Any, int] = {}
+        self._pose_nodes: tuple | None = None  # frame.pose_nodes the row map below is for
+        self._pose_rows = self._pose_idx = np.zeros(0, np.intp)
         self._parent = np.zeros(0, np.int64)
         self._solid_local = np.zeros((0, 4, 4))
         self._depth_groups: list[np.ndarray] = []
@@ -129,6 +131,7 @@ class ViewportWidget(QOpenGLWidget):
             self.trails.set_solids([n for n in self.trails.paths if n in present])
         self._static_world = sc.static_solid_world()
         self._solid_index = {node: i for i, node in enumerate(sc.solids)}
+        self._pose_nodes = None  # the frame-row map is per scene
         self._parent = np.asarray(sc.solid_parent, np.int64).reshape(-1)
         self._solid_local = np.asarray(sc.solid_local, np.float64).reshape(-1, 4, 4)
         self._depth_groups = _depth_groups(self._parent)
@@ -266,17 +269,12 @@ class ViewportWidget(QOpenGLWidget):
         Solid with their static offset (one vectorised step per tree depth).
         """
         out = self._static_world.copy()
-        poses = getattr(self.frame, "poses", None) or {}
-        if not poses:
+        posed = self._posed(self.frame)
+        if posed is None:
             return out
-        index = self._solid_index
-        posed = [(i, p) for i, p in ((index.get(n), p) for n, p in poses.items())
-                 if i is not None and p is not None]
-        if not posed:
-            return out
-        idx = np.fromiter((i for i, _ in posed), np.int64, len(posed))
-        out[idx, :3, :3] = np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3)
-        out[idx, :3, 3] = np.array([p[0] for _, p in posed], dtype=float).reshape(-1, 3)
+        idx, t, R = posed
+        out[idx, :3, :3] = R
+        out[idx, :3, 3] = t
         is_posed = np.zeros(len(out), bool)
         is_posed[idx] = True
         for group in self._depth_groups:  # parents (one level up) are final already
@@ -284,6 +282,35 @@ class ViewportWidget(QOpenGLWidget):
             if len(follow):
                 out[follow] = out[self._parent[follow]] @ self._solid_local[follow]
         return out
+
+    def _posed(self, frame: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Scene Solid indices (k,) with their frame positions (k, 3) and rotations
+        (k, 3, 3); None when the frame poses none of the scene's Solids.
+
+        Uses the frame's pose arrays when it has them (the row map is cached per
+        ``pose_nodes`` tuple, which stays the same object for one model), else
+        its ``poses`` mapping."""
+        index = self._solid_index
+        nodes = getattr(frame, "pose_nodes", ())
+        if nodes and getattr(frame, "pose_t", None) is not None:
+            if nodes is not self._pose_nodes:
+                pairs = [(k, i) for k, i in ((k, index.get(n)) for k, n in enumerate(nodes))
+                         if i is not None]
+                self._pose_rows = np.array([k for k, _ in pairs], np.intp)
+                self._pose_idx = np.array([i for _, i in pairs], np.intp)
+                self._pose_nodes = nodes
+            if not len(self._pose_idx):
+                return None
+            rows = self._pose_rows
+            return self._pose_idx, frame.pose_t[rows], frame.pose_R[rows]
+        poses = getattr(frame, "poses", None) or {}
+        posed = [(i, p) for i, p in ((index.get(n), p) for n, p in poses.items())
+                 if i is not None and p is not None]
+        if not posed:
+            return None
+        idx = np.fromiter((i for i, _ in posed), np.intp, len(posed))
+        return (idx, np.array([p[0] for _, p in posed], dtype=float).reshape(-1, 3),
+                np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3))
 
     def _update_instances(self) -> None:
         if not self._frame_dirty:

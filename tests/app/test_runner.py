@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 import time
 from pathlib import Path
@@ -391,6 +392,38 @@ def test_frame_poses_equal_the_solids_world_frames(runner) -> None:
     for node, world in expected.items():
         assert np.array_equal(frame.poses[node][0], world.t)
         assert np.array_equal(frame.poses[node][1], world.R)
+
+
+def test_frame_pose_arrays_hold_the_same_poses_and_keep_their_node_tuple(runner) -> None:
+    runner.step_once()
+    first, _ = runner.call(_frame_and_expected).result(TIMEOUT)
+    for _ in range(2):
+        runner.step_once()
+    frame, expected = runner.call(_frame_and_expected).result(TIMEOUT)
+    assert frame.pose_nodes is first.pose_nodes  # one tuple per model: cacheable
+    assert list(frame.pose_nodes) == list(expected)
+    assert frame.pose_t.shape == (len(expected), 3)
+    assert frame.pose_R.shape == (len(expected), 3, 3)
+    assert not frame.pose_t.flags.writeable and not frame.pose_R.flags.writeable
+    for k, (node, world) in enumerate(expected.items()):
+        assert np.array_equal(frame.pose_t[k], world.t)
+        assert np.array_equal(frame.pose_R[k], world.R)
+        assert np.array_equal(frame.poses[node][0], frame.pose_t[k])
+    box = runner.world.find_solid_by_def("BOX")
+    k = frame.pose_nodes.index(box)
+    assert not np.array_equal(frame.pose_t[k], first.pose_t[k])  # it fell meanwhile
+
+
+def test_a_call_resolves_after_the_frame_showing_it_is_published(runner) -> None:
+    floor = runner.world.find_solid_by_def("FLOOR")
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # hand the GIL over as eagerly as the app does, or more
+    try:
+        for k in range(1, 31):
+            runner.edit_field(floor, "translation", (0.01 * k, 0.0, 0.0)).result(TIMEOUT)
+            assert runner.latest_frame().poses[floor][0][0] == pytest.approx(0.01 * k)
+    finally:
+        sys.setswitchinterval(before)
 
 
 def test_frame_follows_an_edited_static_solid(runner) -> None:

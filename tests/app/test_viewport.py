@@ -64,6 +64,29 @@ def test_frame_moves_the_box(view):
     assert not is_red(at(px, view.world_to_pixel((0, 1.0, 0))))
 
 
+def test_frame_pose_arrays_move_the_box_like_the_pose_mapping(view):
+    box = view.scene.solids[0]
+    R = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1.0]])
+    by_mapping = frame({box: pose((0, -1.0, 0.2), R)})
+    other = object()  # a Solid the scene does not show is ignored
+    nodes = (other, box)
+    by_arrays = SimpleNamespace(**vars(frame()), pose_nodes=nodes,
+                                pose_t=np.array([[9.0, 9.0, 9.0], [0, -1.0, 0.2]]),
+                                pose_R=np.stack([np.eye(3), R]))
+    view.set_frame(by_mapping)
+    expected = grab(view)
+    view.set_frame(by_arrays)
+    px = grab(view)
+    assert np.array_equal(px, expected)
+    assert is_red(at(px, view.world_to_pixel((0, -1.0, 0.2))))
+    moved = SimpleNamespace(**vars(by_arrays))  # same node tuple: the cached rows are reused
+    moved.pose_t = np.array([[9.0, 9.0, 9.0], [0, 1.0, 0]])
+    view.set_frame(moved)
+    px = grab(view)
+    assert is_red(at(px, view.world_to_pixel((0, 1.0, 0))))
+    assert not is_red(at(px, view.world_to_pixel((0, -1.0, 0.2))))
+
+
 def test_transparency_blends(view):
     view.set_world(world(box_solid("BACK", (0, 1, 0), (1.0, 0, 0), size=1.0),
                          box_solid("GLASS", (1, 0, 0), (0, 0, 0), transparency=0.5)))
