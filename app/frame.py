@@ -26,13 +26,6 @@ Pose = tuple[np.ndarray, np.ndarray]
 MODES = ("realtime", "fast", "paused")
 
 
-def _frozen(values, shape: tuple[int, ...]) -> np.ndarray:
-    """A read-only float64 copy of ``values`` with ``shape``."""
-    a = np.array(values, dtype=np.float64).reshape(shape)
-    a.setflags(write=False)
-    return a
-
-
 @dataclass(frozen=True)
 class ContactInfo:
     """One contact point of the last step.
@@ -148,13 +141,18 @@ class _PoseTable:
         self.offsets = [rec.body_offset if body is not None else None
                         for rec, body in zip(self.records, self.bodies, strict=True)]
         self.nodes = tuple(rec.node for rec in self.records)
-        self.static = {i: (_frozen(rec.frame.t, (3,)), _frozen(rec.frame.R, (3, 3)))
-                       for i, rec in enumerate(self.records) if self.bodies[i] is None}
-        # every Solid's pose as arrays; static rows are filled once here
+        # every Solid's pose as read-only arrays, static rows filled once here;
+        # the static Solids' entries of the pose dict are views of these rows
         self.static_t = np.zeros((len(self.records), 3))
         self.static_R = np.tile(np.eye(3), (len(self.records), 1, 1))
-        for i, (t, R) in self.static.items():
-            self.static_t[i], self.static_R[i] = t, R
+        static = [i for i, body in enumerate(self.bodies) if body is None]
+        for i in static:
+            frame = self.records[i].frame
+            self.static_t[i] = np.asarray(frame.t, dtype=np.float64).reshape(3)
+            self.static_R[i] = np.asarray(frame.R, dtype=np.float64).reshape(3, 3)
+        self.static_t.setflags(write=False)
+        self.static_R.setflags(write=False)
+        self.static = {i: (self.static_t[i], self.static_R[i]) for i in static}
         self.moving = [i for i, body in enumerate(self.bodies) if body is not None]
         moving_bodies = [self.bodies[i] for i in self.moving]
         self.store_owner = moving_bodies[0].world if moving_bodies else None

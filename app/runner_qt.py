@@ -25,8 +25,9 @@ FRAME_INTERVAL_MS = 16
 #: The interpreter's thread switch interval while a bridge runs [s] (Python's default 5 ms).
 #: The engine thread holds the GIL for most of a step; each time the GUI thread
 #: comes back from Qt (a timer, a paint) it waits up to this long for it, a few
-#: times a frame. 1 ms measured best with bench/bench_viewport.py (5 ms: 18 fps,
-#: 1 ms: 22 fps, 0.5 ms: 21 fps with 100 bodies); the engine's own rate barely changes.
+#: times a frame. With bench/bench_viewport.py, 100 bodies: 5 ms 18 fps, 1 ms 22,
+#: 0.25 ms 19, 0.1 ms 20-27, 0.05 ms 28; 1000 bodies: 0.25 ms 8 fps, 0.1 ms 10-13
+#: (docs/decisions/0009). Only threads that both want the GIL switch more often.
 GUI_SWITCH_INTERVAL_S = 0.0001
 
 

@@ -58,6 +58,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import statistics
 import sys
@@ -144,8 +145,6 @@ def thread_cpu_ticks() -> dict[int, tuple[str, int]]:
 def cpu_shares(before: dict, after: dict, wall: float) -> str:
     """"name pct%" of the threads that used CPU between two `thread_cpu_ticks`, by
     thread kind (GUI = the main thread, engine, the GL driver's threads...)."""
-    import os
-
     hz = os.sysconf("SC_CLK_TCK")
     main_tid = threading.main_thread().native_id
     main_name = after.get(main_tid, ("", 0))[0]
