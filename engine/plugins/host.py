@@ -250,6 +250,10 @@ class PluginHost:
     def _before_step(self) -> None:
         self.inbox.start_step()
         self.output.end_window()
+        # the pair hook only while a running plugin judges pairs: without it the
+        # simulation makes its default contacts in one batched pass
+        judging = self.running and self.plugin.has("webots_physics_collide")
+        self.sim.collide_hook = self.collide if judging else None
 
     def _physics_step(self) -> None:
         if self.running:

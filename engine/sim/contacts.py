@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
+from engine.sim.contact_batch import ContactBatch, SurfaceRows, batched_contacts
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
 MAX_POINTS = 1000
@@ -118,15 +119,23 @@ class ContactPoint:
 
 @dataclass
 class ContactHandler:
-    """Runs one collision pass: hook first, then default contacts."""
+    """Runs one collision pass: hook first, then default contacts.
+
+    Without a hook the whole space is done in one batched pass
+    (`engine.sim.contact_batch`; ``batched=False`` forces the per-pair path,
+    which gives the same joints). ``contacts`` lists the default contacts of
+    the last pass (`ContactPoint`s, built on first use after a batched pass).
+    """
 
     model: object
     group: object
     warn: Callable[[str], None]
     collide_hook: Callable[[object, object], int] | None = None
     record_feedback: bool = False
-    contacts: list[ContactPoint] = field(default_factory=list)
     colliding: set = field(default_factory=set)
+    batched: bool = True
+    _points: list[ContactPoint] | None = field(default_factory=list)
+    _batch: ContactBatch | None = None
     _warned_at: float = -math.inf
     _table: dict = field(default_factory=dict)
 
@@ -136,18 +145,57 @@ class ContactHandler:
             surface = Surface.of(node)
             for key, swapped in ((pair, False), (pair[::-1], True)):
                 self._table.setdefault(key, (surface, swapped))
+        self._surface_rows = SurfaceRows(surface_parameters)
 
     def lookup(self, mat1: str, mat2: str) -> tuple[Surface, bool]:
         """The first ContactProperties for (mat1, mat2) in either order, and
         whether mat1 matched its material2; defaults when none."""
         return self._table.get((mat1, mat2), (DEFAULT_SURFACE, False))
 
+    @property
+    def contacts(self) -> list[ContactPoint]:
+        """The default contacts made by the last pass."""
+        if self._points is None:
+            b = self._batch
+            rows = b.contact_rows
+            solids = b.solids
+            self._points = [
+                ContactPoint(rows[c, 0:3].copy(), rows[c, 3:6].copy(), float(rows[c, 6]),
+                             *solids[k], b.feedback(c) if self.record_feedback else None)
+                for c, k in enumerate(b.pair_of.tolist())]
+        return self._points
+
+    @contacts.setter
+    def contacts(self, points: list[ContactPoint]) -> None:
+        self._points = list(points)
+        self._batch = None
+
     def run(self, time_ms: float) -> None:
         """Collide the whole space; contacts go into ``group``."""
         self.contacts = []
         self.colliding = set()
         self._time = time_ms
+        if self.collide_hook is None and self.batched:
+            self._batch = batched_contacts(
+                self.model.space, self.model.ode_world, self.group, MAX_POINTS,
+                self.model.geom_solid.get, self._allowed, self._surface_of,
+                self._surface_rows, friction_direction, self._too_many)
+            self._points = None
+            return
         ode.dSpaceCollide(self.model.space, None, self._near)
+
+    def capture_forces(self) -> None:
+        """After the step (before the contact group is emptied): keep the forces of
+        a batched pass's joints when feedback is recorded."""
+        b = self._batch
+        if b is None or not self.record_feedback:
+            return
+        b.capture_forces(self.model.ode_world)
+        if self._points is not None:  # listed before the step: give them the forces
+            for c, cp in enumerate(self._points):
+                fb = b.feedback(c)
+                cp.feedback.f1, cp.feedback.t1 = fb.f1, fb.t1
+                cp.feedback.f2, cp.feedback.t2 = fb.f2, fb.t2
 
     def _near(self, data, g1, g2) -> None:
         hook = self.collide_hook
@@ -161,30 +209,35 @@ class ContactHandler:
             return
         self.default_contacts(g1, g2)
 
+    def _allowed(self, r1, r2) -> bool:
+        """The pair rules but the joint test on two bodies: not two static Solids,
+        not one body, not a joint endPoint and its parent, not one Robot's Solids
+        without selfCollision."""
+        b1, b2 = r1.ode_body, r2.ode_body
+        if (b1 is None and b2 is None) or b1 is b2:
+            return False
+        if _jointed(r1, r2) or _jointed(r2, r1):
+            return False
+        return not (r1.robot is not None and r1.robot is r2.robot
+                    and not r1.robot.node.get("selfCollision"))
+
+    def _surface_of(self, r1, r2) -> tuple[Surface, bool]:
+        return self.lookup(r1.node.get("contactMaterial"), r2.node.get("contactMaterial"))
+
     def default_contacts(self, g1, g2) -> None:
         """Webots' default contact joints between two Solid geoms."""
         r1 = self.model.geom_solid.get(g1)
         r2 = self.model.geom_solid.get(g2)
-        if r1 is None or r2 is None:
+        if r1 is None or r2 is None or not self._allowed(r1, r2):
             return
         b1, b2 = r1.ode_body, r2.ode_body
-        if b1 is None and b2 is None:
-            return
-        if b1 is b2:
-            return
         if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
                 b1, b2, ode.dJointTypeContact):
-            return
-        if _jointed(r1, r2) or _jointed(r2, r1):
-            return
-        if (r1.robot is not None and r1.robot is r2.robot
-                and not r1.robot.node.get("selfCollision")):
             return
         points = ode.dCollide(g1, g2, MAX_POINTS)
         if not points:
             return
-        surface, swapped = self.lookup(r1.node.get("contactMaterial"),
-                                       r2.node.get("contactMaterial"))
+        surface, swapped = self._surface_of(r1, r2)
         if len(points) > surface.max_contacts:
             self._too_many(r1, r2, len(points), surface.max_contacts)
             order = sorted(range(len(points)), key=lambda i: -points[i].depth)
@@ -206,9 +259,9 @@ class ContactHandler:
         if self.record_feedback:
             fb = ode.dJointFeedback()
             ode.dJointSetFeedback(j, fb)
-        self.contacts.append(ContactPoint(np.array(cg.pos, dtype=float),
-                                          np.array(cg.normal, dtype=float), float(cg.depth),
-                                          r1, r2, fb))
+        self._points.append(ContactPoint(np.array(cg.pos, dtype=float),
+                                         np.array(cg.normal, dtype=float), float(cg.depth),
+                                         r1, r2, fb))
 
     def _too_many(self, r1, r2, n: int, keep: int) -> None:
         if self._time - self._warned_at >= 1000.0:

@@ -74,6 +74,41 @@ def matrix_to_quaternion(R: np.ndarray) -> np.ndarray:
     return out / np.linalg.norm(out)
 
 
+def matrices_to_axis_angles(R: np.ndarray) -> np.ndarray:
+    """Webots SFRotations (k, 4) ``(x, y, z, angle)`` of rotation matrices (k, 3, 3).
+
+    The batched `matrix_to_axis_angle`: the same quaternion branch per matrix,
+    angle in [0, pi], ``(0, 0, 1, 0)`` for the identity.
+    """
+    R = np.asarray(R, dtype=np.float64).reshape(-1, 3, 3)
+    r00, r11, r22 = R[:, 0, 0], R[:, 1, 1], R[:, 2, 2]
+    d21, d02, d10 = R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0], R[:, 1, 0] - R[:, 0, 1]
+    s01, s02, s12 = R[:, 0, 1] + R[:, 1, 0], R[:, 0, 2] + R[:, 2, 0], R[:, 1, 2] + R[:, 2, 1]
+    tr = r00 + r11 + r22
+    # Shepperd's method: the branch dividing by the largest of 4w², 4x², 4y², 4z²
+    # (np.maximum keeps the square roots of the branches not taken real)
+    b_w = tr > 0.0
+    b_x = ~b_w & (r00 > r11) & (r00 > r22)
+    b_y = ~b_w & ~b_x & (r11 > r22)
+    s = 2.0 * np.sqrt(np.maximum(np.select(
+        [b_w, b_x, b_y], [tr + 1.0, 1.0 + r00 - r11 - r22, 1.0 + r11 - r00 - r22],
+        1.0 + r22 - r00 - r11), 1e-300))
+    q = np.select([b_w[:, None], b_x[:, None], b_y[:, None]],
+                  [np.stack([0.25 * s, d21 / s, d02 / s, d10 / s], 1),
+                   np.stack([d21 / s, 0.25 * s, s01 / s, s02 / s], 1),
+                   np.stack([d02 / s, s01 / s, 0.25 * s, s12 / s], 1)],
+                  np.stack([d10 / s, s02 / s, s12 / s, 0.25 * s], 1))
+    q /= np.linalg.norm(q, axis=1)[:, None]
+    q[q[:, 0] < 0.0] *= -1.0
+    sin_half = np.sqrt(np.einsum("ij,ij->i", q[:, 1:], q[:, 1:]))
+    out = np.zeros((len(q), 4))
+    out[:, 2] = 1.0
+    turned = sin_half >= 1e-15
+    out[turned, :3] = q[turned, 1:] / sin_half[turned, None]
+    out[turned, 3] = 2.0 * np.arctan2(sin_half[turned], q[turned, 0])
+    return out
+
+
 @dataclass(frozen=True)
 class Frame:
     """A rigid transform: rotation ``R`` (3, 3) and translation ``t`` (3,) [m]."""

@@ -29,7 +29,7 @@ from engine.sim import state as snapshots
 from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
 from engine.sim.contacts import ContactHandler, ContactPoint
-from engine.sim.poses import Frame, matrix_to_axis_angle
+from engine.sim.poses import Frame, matrices_to_axis_angles
 from engine.world import World, read_world
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
@@ -128,6 +128,7 @@ class Simulation:
             ode.dWorldQuickStep(w, self.dt)
         else:
             ode.dWorldStep(w, self.dt)
+        self._handler.capture_forces()
         _call(self.after_step)
         self.plugin_contacts = (_plugin_contact_points(self.model, self.plugin_contact_group)
                                 if self.record_contact_feedback else [])
@@ -153,17 +154,24 @@ class Simulation:
         return n
 
     def _find_exploded(self) -> str | None:
-        for rec in self.model.bodies:
-            b = rec.body
-            values = np.concatenate([ode.dBodyGetPosition(b), ode.dBodyGetLinearVel(b),
-                                     ode.dBodyGetAngularVel(b), ode.dBodyGetQuaternion(b)])
-            if not np.isfinite(values).all():
-                return (f"{rec.label}: the simulation became unstable (NaN or infinite "
-                        "values); paused")
-            if np.abs(values[:9]).max() > EXPLOSION_BOUND:
-                return (f"{rec.label}: the simulation exploded (position or velocity beyond "
-                        f"{EXPLOSION_BOUND:g}); paused")
-        return None
+        bodies = self.model.bodies
+        if not bodies:
+            return None
+        store = self.model.ode_world.bodies
+        rows = np.fromiter((rec.body.index for rec in bodies), np.intp, len(bodies))
+        # per body: position, linear and angular velocity (9), quaternion (4)
+        values = np.concatenate([store.pos[rows], store.lvel[rows], store.avel[rows],
+                                 store.q[rows]], axis=1)
+        finite = np.isfinite(values).all(axis=1)
+        bad = ~finite | (np.abs(values[:, :9]).max(axis=1) > EXPLOSION_BOUND)
+        if not bad.any():
+            return None
+        k = int(np.argmax(bad))
+        if not finite[k]:
+            return (f"{bodies[k].label}: the simulation became unstable (NaN or infinite "
+                    "values); paused")
+        return (f"{bodies[k].label}: the simulation exploded (position or velocity beyond "
+                f"{EXPLOSION_BOUND:g}); paused")
 
     # ---------------------------------------------------------------- poses
     def solid_world_frame(self, rec: SolidRecord) -> Frame:
@@ -176,23 +184,46 @@ class Simulation:
         return body_frame.compose(rec.body_offset)
 
     def write_poses(self) -> None:
-        """Write each moving Solid's pose into its translation/rotation fields."""
-        frames: dict[int, Frame] = {}
-        for rec in self.model.solids:
-            if rec.ode_body is None:
-                continue
-            world_frame = self.solid_world_frame(rec)
-            frames[id(rec)] = world_frame
+        """Write each moving Solid's pose into its translation/rotation fields.
+
+        All frames are computed at once: world = body frame * body_offset, and
+        local = ref⁻¹ * world with ref the parent Solid's world frame (its
+        new one when it moves too) * parent_rel."""
+        moving = [rec for rec in self.model.solids if rec.ode_body is not None]
+        if not moving:
+            return
+        store = self.model.ode_world.bodies
+        rows = np.fromiter((rec.ode_body.index for rec in moving), np.intp, len(moving))
+        Rb = store.R[rows]
+        off_R = np.stack([rec.body_offset.R for rec in moving])
+        off_t = np.stack([rec.body_offset.t for rec in moving])
+        world_R = Rb @ off_R
+        world_t = np.einsum("kij,kj->ki", Rb, off_t) + store.pos[rows]
+        where = {id(rec): k for k, rec in enumerate(moving)}
+        ref_R = np.tile(np.eye(3), (len(moving), 1, 1))  # identity for the rows skipped
+        ref_t = np.zeros_like(world_t)
+        keep = np.ones(len(moving), bool)
+        for k, rec in enumerate(moving):
             parent = rec.parent
-            if parent is not None and parent.ode_body is rec.ode_body:
-                continue  # rigidly merged/attached: the local pose does not change
             if parent is None:
                 ref = rec.parent_rel
+            elif parent.ode_body is rec.ode_body:
+                keep[k] = False  # rigidly merged/attached: the local pose does not change
+                continue
             else:
-                ref = frames.get(id(parent), parent.frame).compose(rec.parent_rel)
-            local = ref.inverse().compose(world_frame)
-            rec.node.set("translation", tuple(float(v) for v in local.t))
-            rec.node.set("rotation", matrix_to_axis_angle(local.R))
+                p = where.get(id(parent))
+                parent_world = (parent.frame if p is None
+                                else Frame(world_R[p], world_t[p]))
+                ref = parent_world.compose(rec.parent_rel)
+            ref_R[k] = ref.R
+            ref_t[k] = ref.t
+        ref_Rt = ref_R.transpose(0, 2, 1)
+        local_t = np.einsum("kij,kj->ki", ref_Rt, world_t - ref_t)
+        local_rot = matrices_to_axis_angles(ref_Rt @ world_R)
+        for k in np.flatnonzero(keep).tolist():
+            node = moving[k].node
+            node.set("translation", tuple(local_t[k].tolist()))
+            node.set("rotation", tuple(local_rot[k].tolist()))
 
     # -------------------------------------------------------- reset / state
     def save_state(self) -> snapshots.WorldState:

@@ -50,13 +50,14 @@ def sf_of(type_name: str) -> str:
 
 
 def _float(value: Any) -> float:
-    # numbers.Real admits numpy scalars; bool is excluded on purpose
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError("expected a number")
-    result = float(value)
-    if not math.isfinite(result):
+    if type(value) is not float:  # the common case skips the abstract-class test
+        # numbers.Real admits numpy scalars; bool is excluded on purpose
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError("expected a number")
+        value = float(value)
+    if not math.isfinite(value):
         raise ValueError("numbers must be finite")
-    return result
+    return value
 
 
 def normalize_sf(type_name: str, value: Any) -> Any:

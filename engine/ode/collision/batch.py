@@ -225,8 +225,8 @@ def write_records(rows, crow, b1, b2, table, tab_of, modes, fdir1, has_fdir, bas
     """Contact-joint records of ``m`` contacts into the joint store rows ``rows``
     (m,), already cleared: surface row ``table[tab_of[c]]`` (14 values) and mode
     ``modes[tab_of[c]]``, depth, pos, normal (``crow`` (m, 9) contact rows),
-    fdir1 (3,) when ``has_fdir``; attached to body rows b1, b2 (m,) (-1: none)
-    as dJointAttach does (a lone second body moves to slot 0, flag
+    fdir1 (m, 3) (row c for contact c) when ``has_fdir``; attached to body
+    rows b1, b2 (m,) (-1: none) as dJointAttach does (a lone second body moves to slot 0, flag
     JF_REVERSE), attachment order from ``next_attach``. Returns the slot 0
     and slot 1 body rows (m,) each."""
     m = rows.shape[0]
@@ -242,7 +242,7 @@ def write_records(rows, crow, b1, b2, table, tab_of, modes, fdir1, has_fdir, bas
             data[r, POS + k] = crow[c, k]
             data[r, NORMAL + k] = crow[c, 3 + k]
             if has_fdir:
-                data[r, FDIR1 + k] = fdir1[k]
+                data[r, FDIR1 + k] = fdir1[c, k]
         idata[r, I_MODE] = modes[t]
         if b1[c] < 0:
             slot0[c] = b2[c]
@@ -413,12 +413,21 @@ def create_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, 
     ``surface``: (14,) float64 surface values in record order (mu, mu2, rho,
     rho2, rhoN, bounce_vel, bounce, soft_erp, soft_cfm, motion1, motion2,
     motionN, slip1, slip2), or (p, 14) one row per candidate pair; ``mode``
-    the surface mode (int, or (p,) int64 per pair); ``fdir1`` (3,) or None.
+    the surface mode (int, or (p,) int64 per pair); ``fdir1`` (3,) for every
+    contact, (m, 3) one per contact, or None (zeros, as a fresh dContact).
     Returns the number of joints made.
     """
+    return int(make_contact_joints(world, group, sc, surface, mode, fdir1).shape[0])
+
+
+def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mode,
+                        fdir1: np.ndarray | None = None) -> np.ndarray:
+    """`create_contact_joints`, returning the joint store rows (m,) int64 of the
+    joints made, in contact order (their forces are ``world.joints.feedback[rows]``
+    after a step)."""
     m = sc.rows.shape[0]
     if m == 0:
-        return 0
+        return np.zeros(0, dtype=np.int64)
     ga = sc.ga
     store = world.joints
     rows = store.create_many(dJointTypeContact, m)
@@ -443,7 +452,8 @@ def create_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, 
     table = np.ascontiguousarray(table, dtype=np.float64)
     modes = np.ascontiguousarray(np.broadcast_to(np.asarray(mode, dtype=np.int64),
                                                  (table.shape[0],)))
-    fd = np.zeros(3) if fdir1 is None else np.asarray(fdir1, dtype=np.float64).reshape(3)
+    fd = np.zeros((m, 3)) if fdir1 is None else np.ascontiguousarray(
+        np.broadcast_to(np.asarray(fdir1, dtype=np.float64).reshape(-1, 3), (m, 3)))
     base = JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
     slot0, slot1 = write_records(rows, sc.rows, b1, b2, table, tab_of, modes, fd,
                                  fdir1 is not None, base, store.next_attach, store.data,
@@ -477,7 +487,7 @@ def create_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, 
                 jl[s1].append(h)
     if group is not None:
         group.joints.extend(made)
-    return m
+    return rows
 
 
 def _row_in(body, world) -> int:

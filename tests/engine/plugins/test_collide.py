@@ -29,6 +29,7 @@ def test_zero_keeps_default_contacts(tmp_path) -> None:
         host.step()
     assert sim.contacts and sim.colliding_geoms == set()
     assert abs(_box_z(sim) - 0.1) < 2e-3
+    assert sim.collide_hook == host.collide  # pairs go through the plugin one by one
     box, floor = sim.geom_from_def("BOX"), sim.geom_from_def("FLOOR")
     assert any({id(a), id(b)} == {id(box), id(floor)} for a, b in host.plugin.module.PAIRS)
 
@@ -57,6 +58,16 @@ def test_a_missing_collide_means_zero(tmp_path) -> None:
     """)
     host.step()
     assert sim.contacts
+    assert sim.collide_hook is None and sim._handler._batch is not None  # the batched pass
+
+
+def test_a_faulted_collide_leaves_the_batched_pass(tmp_path) -> None:
+    sim, host = make_host(tmp_path, VERDICT.format(verdict="'bad'"))
+    host.step()  # the verdict is not 0, 1 or 2: the plugin is disabled
+    assert not host.running and sim.paused
+    sim.paused = False  # carry on without the plugin, as Run does after a fault
+    assert host.step()
+    assert sim.collide_hook is None and sim.contacts
 
 
 GROUP_ROBOT = """

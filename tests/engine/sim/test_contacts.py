@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from engine import ode
+from engine.ode.joints.contact import MU, SOFT_CFM
 from engine.sim.contacts import DEFAULT_SURFACE, Surface, surface_parameters
 from tests.engine.sim.helpers import make_sim
 
@@ -70,24 +71,18 @@ def test_rolling_friction_and_slip() -> None:
     assert sp.slip1 == 0.5 and sp.slip2 == 0.5
 
 
-def test_contact_surface_comes_from_the_matching_properties() -> None:
+@pytest.mark.parametrize("batched", [True, False])
+def test_contact_surface_comes_from_the_matching_properties(batched: bool) -> None:
     sim = make_sim(FLOOR + _ball("rubber"),
                    _props('material1 "floor" material2 "rubber" coulombFriction -1 '
                           "softCFM 0.01"))
-    seen = []
-    orig = ode.dJointCreateContact
-
-    def spy(w, g, c):
-        seen.append((c.surface.mu, c.surface.soft_cfm))
-        return orig(w, g, c)
-
-    ode_mod = __import__("engine.sim.contacts", fromlist=["ode"]).ode
-    try:
-        ode_mod.dJointCreateContact = spy
-        sim.step()
-    finally:
-        ode_mod.dJointCreateContact = orig
-    assert seen and all(s == (ode.dInfinity, 0.01) for s in seen)
+    sim._handler.batched = batched
+    sim._handler.run(0.0)
+    joints = sim.contact_group.joints
+    data = sim.model.ode_world.joints.data
+    assert joints
+    assert all(data[j.index, MU] == ode.dInfinity and data[j.index, SOFT_CFM] == 0.01
+               for j in joints)
 
 
 def test_max_contact_joints_keeps_the_deepest() -> None:

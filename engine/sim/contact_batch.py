@@ -1,0 +1,172 @@
+"""Webots' default contacts for a whole space in one batched pass.
+
+Used by `engine.sim.contacts.ContactHandler` when no collide hook is set (a
+plugin without ``webots_physics_collide``, or no plugin): the broad and
+narrow phases run in one compiled pass (`engine.ode.collision.batch`), the
+pairs are filtered with the same rules as the per-pair near callback, and
+the contact joints are written into the joint store in bulk. The joints
+are the ones the per-pair path makes (same rows, values, attachment order),
+so trajectories are bit-identical; the per-pair path's cost (a Python
+near callback, dCollide, dJointCreateContact and dJointAttach per point)
+is gone.
+
+Two things differ from the per-pair path and are documented in
+docs/decisions/0010-batched-default-contacts.md: dCollide also runs for
+pairs the rules then drop (harmless for the built-in colliders; a
+dSetColliderOverride function sees those calls), and the joints carry no
+dJointFeedback: the forces are read from the joint store after the step
+(`ContactBatch.capture_forces`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from engine.ode.collision.batch import SpaceContacts, make_contact_joints, space_contacts
+from engine.ode.constants import dContactFDir1
+from engine.ode.joints.contact import DEPTH, _checked_values
+from engine.ode.structs import dContact, dContactGeom, dJointFeedback
+
+#: Surface values at the head of a contact-joint record (the depth follows them).
+_SURFACE_VALUES = DEPTH
+
+
+class ContactBatch:
+    """The default contacts of one step, as arrays.
+
+    ``joint_rows (m,)`` int64 joint-store rows; ``contact_rows (m, 9)``: pos (3)
+    m, normal (3) (into Solid 1), depth m, side1, side2; ``pair_of (m,)`` the
+    index into ``solids`` of each contact's Solid-record pair; ``forces``
+    (m, 12) f1, t1, f2, t2 [N, N·m] after `capture_forces`, else None.
+    """
+
+    __slots__ = ("joint_rows", "contact_rows", "pair_of", "solids", "forces")
+
+    def __init__(self, joint_rows: np.ndarray, contact_rows: np.ndarray,
+                 pair_of: np.ndarray, solids: list[tuple[object, object]]) -> None:
+        self.joint_rows = joint_rows
+        self.contact_rows = contact_rows
+        self.pair_of = pair_of
+        self.solids = solids
+        self.forces: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.joint_rows.shape[0])
+
+    def capture_forces(self, world) -> None:
+        """Copy the joints' forces (f1, t1, f2, t2) out of ``world``'s joint store;
+        call after the step, before the contact group is emptied."""
+        self.forces = world.joints.feedback[self.joint_rows, :12].copy()
+
+    def feedback(self, c: int) -> dJointFeedback:
+        """A dJointFeedback with contact ``c``'s captured forces (zeros before capture)."""
+        fb = dJointFeedback()
+        if self.forces is not None:
+            f = self.forces[c]
+            fb.f1, fb.t1, fb.f2, fb.t2 = f[0:3], f[3:6], f[6:9], f[9:12]
+        return fb
+
+
+class SurfaceRows:
+    """Contact-joint surface values per (Surface, swapped), computed once.
+
+    ``params(surface, swapped) -> (dSurfaceParameters, need_fdir)`` is
+    `engine.sim.contacts.surface_parameters`. `row` gives the joint mode
+    (with dContactFDir1 when a friction direction is needed), the 14 surface
+    values in record order, and whether fdir1 must be computed.
+    """
+
+    def __init__(self, params: Callable) -> None:
+        self._params = params
+        self._rows: dict = {}
+
+    def row(self, surface, swapped: bool) -> tuple[int, list[float], bool]:
+        key = (surface, swapped)
+        got = self._rows.get(key)
+        if got is None:
+            sp, need_fdir = self._params(surface, swapped)
+            if need_fdir:
+                sp.mode |= dContactFDir1
+            mode, vals = _checked_values(dContact(sp, dContactGeom()))
+            got = (int(mode), list(vals[:_SURFACE_VALUES]), need_fdir)
+            self._rows[key] = got
+        return got
+
+
+def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
+                     allowed: Callable, surface_of: Callable, surfaces: SurfaceRows,
+                     fdir_of: Callable, too_many: Callable) -> ContactBatch:
+    """Default contact joints for every pair of ``space`` (into ``world``/``group``).
+
+    ``solid_of(geom)`` -> Solid record or None; ``allowed(r1, r2)`` the
+    per-pair rules (static pairs, one body, joints, robot self-collision;
+    bodies joined by a joint are dropped by the batch already);
+    ``surface_of(r1, r2)`` -> (Surface, swapped); ``fdir_of(normal (3,), r1,
+    surface)`` -> fdir1 (3,); ``too_many(r1, r2, n, keep)`` warns when a pair
+    gives more than ``surface.max_contacts`` points (the deepest are kept).
+    """
+    sc = space_contacts(space, max_points, skip_joined=True)
+    counts = sc.counts
+    start = np.concatenate(([0], np.cumsum(np.maximum(counts, 0))))
+    geoms = sc.ga.geoms
+    pairs = sc.pairs.tolist()
+    kept_pairs: list[int] = []
+    kept_counts: list[int] = []
+    pieces: list[np.ndarray] = []
+    table: list[list[float]] = []
+    modes: list[int] = []
+    solids: list[tuple[object, object]] = []
+    fdirs: list[tuple[int, np.ndarray]] = []  # (first contact index, (k, 3)) of FDir1 pairs
+    extra_src: list[int] = []  # original contact index of each kept contact, if needed
+    m = 0
+    for p in np.flatnonzero(counts > 0).tolist():
+        i, j = pairs[p]
+        r1 = solid_of(geoms[i])
+        r2 = solid_of(geoms[j])
+        if r1 is None or r2 is None or not allowed(r1, r2):
+            continue
+        surface, swapped = surface_of(r1, r2)
+        a, b = int(start[p]), int(start[p + 1])
+        idx = list(range(a, b))
+        if len(idx) > surface.max_contacts:
+            too_many(r1, r2, len(idx), surface.max_contacts)
+            depth = sc.rows[a:b, 6].tolist()
+            order = sorted(range(len(idx)), key=lambda q: -depth[q])
+            idx = [a + q for q in sorted(order[: surface.max_contacts])]
+        rows = sc.rows[idx]
+        mode, vals, need_fdir = surfaces.row(surface, swapped)
+        if need_fdir:
+            rot = surface.friction_rotation[0]
+            fdirs.append((m, np.array([fdir_of(rows[q, 3:6], r1, rot)
+                                       for q in range(len(idx))]).reshape(-1, 3)))
+        kept_pairs.append(p)
+        kept_counts.append(len(idx))
+        pieces.append(rows)
+        table.append(vals)
+        modes.append(mode)
+        solids.append((r1, r2))
+        extra_src.extend(idx)
+        m += len(idx)
+    sel = SpaceContacts()
+    sel.ga = sc.ga
+    sel.pairs = sc.pairs[kept_pairs].reshape(-1, 2)
+    sel.counts = np.array(kept_counts, dtype=np.int64)
+    sel.rows = np.concatenate(pieces) if pieces else np.zeros((0, 9))
+    sel.g1 = np.repeat(sel.pairs[:, 0], sel.counts)
+    sel.g2 = np.repeat(sel.pairs[:, 1], sel.counts)
+    sel.extra = {}
+    if sc.extra:  # geoms a user collider reported, keyed by contact index
+        new_index = {src: k for k, src in enumerate(extra_src)}
+        sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
+    fdir = None
+    if fdirs:
+        fdir = np.zeros((m, 3))
+        for first, block in fdirs:
+            fdir[first:first + block.shape[0]] = block
+    surface_table = np.array(table, dtype=np.float64).reshape(-1, _SURFACE_VALUES)
+    joint_rows = make_contact_joints(world, group, sel, surface_table,
+                                     np.array(modes, dtype=np.int64), fdir)
+    pair_of = np.repeat(np.arange(len(solids), dtype=np.int64), sel.counts)
+    return ContactBatch(joint_rows, sel.rows, pair_of, solids)
