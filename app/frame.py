@@ -12,7 +12,7 @@ Attribute names are a contract with the viewport, plots and scene tree.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -47,6 +47,53 @@ class ContactInfo:
     plugin: bool = False
 
 
+class ContactSet(Sequence[ContactInfo]):
+    """The contacts of one step: a read-only sequence of `ContactInfo` backed by arrays.
+
+    ``pos``, ``normal`` (m, 3), ``depth`` (m,) and ``force`` (m, 3) [N on
+    ``solid1``] are read-only arrays (``force`` rows are NaN where no force is
+    known, ``has_force`` (m,) bool says which); ``solid1``, ``solid2`` are
+    tuples of Solid `Node`s (or None) and ``plugin`` (m,) bool marks the
+    contacts a plugin made. Items are built on first use (readers that need
+    only arrays never build them).
+    """
+
+    __slots__ = ("pos", "normal", "depth", "force", "has_force", "solid1", "solid2", "plugin",
+                 "_items")
+
+    def __init__(self, pos: np.ndarray, normal: np.ndarray, depth: np.ndarray,
+                 force: np.ndarray, has_force: np.ndarray, solid1: tuple, solid2: tuple,
+                 plugin: np.ndarray) -> None:
+        for a in (pos, normal, depth, force, has_force, plugin):
+            a.setflags(write=False)
+        self.pos, self.normal, self.depth = pos, normal, depth
+        self.force, self.has_force = force, has_force
+        self.solid1, self.solid2, self.plugin = solid1, solid2, plugin
+        self._items: list[ContactInfo | None] = [None] * len(depth)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(len(self))))
+        item = self._items[i]
+        if item is None:
+            k = range(len(self))[i]
+            item = self._items[k] = ContactInfo(
+                self.pos[k], self.normal[k], float(self.depth[k]),
+                self.force[k] if self.has_force[k] else None, self.solid1[k], self.solid2[k],
+                plugin=bool(self.plugin[k]))
+        return item
+
+    def __repr__(self) -> str:
+        return f"<ContactSet of {len(self)} contacts>"
+
+
+NO_CONTACTS = ContactSet(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0), np.zeros((0, 3)),
+                         np.zeros(0, bool), (), (), np.zeros(0, bool))
+
+
 @dataclass(frozen=True)
 class Frame:
     """A snapshot of the simulation (see module docstring).
@@ -70,7 +117,7 @@ class Frame:
     pose_nodes: tuple[Node, ...] = ()
     pose_t: np.ndarray | None = None
     pose_R: np.ndarray | None = None
-    contacts: tuple[ContactInfo, ...] = ()
+    contacts: ContactSet = NO_CONTACTS
     colliding: frozenset[Node] = frozenset()
     paused: bool = True
     pause_message: str = ""
@@ -79,32 +126,34 @@ class Frame:
     mode: str = "paused"
 
 
-def _frozen_rows(rows: list, width: int) -> np.ndarray:
-    """A read-only (len(rows), width) float64 array of the first ``width`` values of
-    each row; its row views (``a[i]``) are read-only too."""
-    a = np.array([np.asarray(r, dtype=np.float64)[:width] for r in rows],
-                 dtype=np.float64).reshape(len(rows), width)
-    a.setflags(write=False)
-    return a
-
-
-def _contact_infos(sim, table: _PoseTable) -> tuple[ContactInfo, ...]:
-    """The default then the plugin contacts of the last step as `ContactInfo`s
-    (positions, normals and forces gathered into one read-only array each)."""
-    default = list(sim.contacts)
-    points = default + list(getattr(sim, "plugin_contacts", ()))
-    if not points:
-        return ()
-    pos, normal = _frozen_rows([cp.pos for cp in points], 3), _frozen_rows(
-        [cp.normal for cp in points], 3)
-    with_force = [i for i, cp in enumerate(points) if cp.feedback is not None]
-    forces = _frozen_rows([points[i].feedback.f1 for i in with_force], 3)
-    force_of = dict(zip(with_force, forces, strict=True))
+def _contact_set(sim, table: _PoseTable) -> ContactSet:
+    """The default then the plugin contacts of the last step (arrays copied)."""
+    pos, normal, depth, force, rec1, rec2 = sim.contact_arrays()
+    n_default = len(depth)
+    plugin_points = list(getattr(sim, "plugin_contacts", ()))
+    if not n_default and not plugin_points:
+        return NO_CONTACTS
+    if force is None:
+        force = np.full((n_default, 3), np.nan)
+    parts = [(np.asarray(pos, np.float64), np.asarray(normal, np.float64),
+              np.asarray(depth, np.float64), np.asarray(force, np.float64))]
+    if plugin_points:
+        m = len(plugin_points)
+        fb = [cp.feedback for cp in plugin_points]
+        parts.append((
+            np.array([cp.pos for cp in plugin_points], np.float64).reshape(m, 3),
+            np.array([cp.normal for cp in plugin_points], np.float64).reshape(m, 3),
+            np.array([cp.depth for cp in plugin_points], np.float64),
+            np.array([f.f1 if f is not None else (np.nan,) * 3 for f in fb],
+                     np.float64).reshape(m, 3)))
+        rec1 = list(rec1) + [cp.solid1 for cp in plugin_points]
+        rec2 = list(rec2) + [cp.solid2 for cp in plugin_points]
+    pos, normal, depth, force = (np.concatenate(a) for a in zip(*parts, strict=True))
     node_of = table.node_of_record
-    n_default = len(default)
-    return tuple(ContactInfo(pos[i], normal[i], float(cp.depth), force_of.get(i),
-                             node_of(cp.solid1), node_of(cp.solid2), plugin=i >= n_default)
-                 for i, cp in enumerate(points))
+    plugin = np.arange(len(depth)) >= n_default
+    return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
+                      tuple(node_of(r) for r in rec1), tuple(node_of(r) for r in rec2),
+                      plugin)
 
 
 def _colliding(sim, table: _PoseTable) -> frozenset[Node]:
@@ -232,7 +281,7 @@ def frame_from_simulation(sim, *, mode: str, running: bool, speed: float) -> Fra
     poses, pose_t, pose_R = table.poses(sim)
     return Frame(time_ms=float(sim.time_ms), steps=int(sim.steps),
                  poses=MappingProxyType(poses), pose_nodes=table.nodes, pose_t=pose_t,
-                 pose_R=pose_R, contacts=_contact_infos(sim, table),
+                 pose_R=pose_R, contacts=_contact_set(sim, table),
                  colliding=_colliding(sim, table), paused=paused,
                  pause_message=str(sim.pause_message), speed=float(speed),
                  running=bool(running) and not sim.paused,

@@ -75,6 +75,12 @@ def solid_label(node: Any) -> str:
 def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
     """Magnitude of the sum of the contact forces acting on ``node`` (N):
     ``+force`` where it is ``solid1``, ``-force`` where it is ``solid2``."""
+    if hasattr(contacts, "has_force"):  # a frame's ContactSet: its arrays
+        on1 = np.fromiter((n is node for n in contacts.solid1), bool, len(contacts))
+        on2 = np.fromiter((n is node for n in contacts.solid2), bool, len(contacts)) & ~on1
+        f = contacts.force
+        ok = contacts.has_force
+        return float(np.linalg.norm(f[on1 & ok].sum(axis=0) - f[on2 & ok].sum(axis=0)))
     total = np.zeros(3)
     for contact in contacts:
         force = getattr(contact, "force", None)

@@ -54,21 +54,27 @@ def contact_lines(contacts: Iterable[Any], show_points: bool, show_forces: bool,
     Each contact has ``pos`` (3,), ``normal`` (3,), ``depth`` and ``force``
     ((3,) in newtons or None); arrows are ``force * force_scale`` metres long.
     """
-    contacts = list(contacts)
+    if hasattr(contacts, "has_force"):  # a frame's ContactSet: its arrays
+        all_P, all_N = contacts.pos, contacts.normal
+        force_P = contacts.pos[contacts.has_force]
+        force_F = contacts.force[contacts.has_force]
+    else:
+        contacts = list(contacts)
+        all_P = np.array([c.pos for c in contacts], dtype=float).reshape(-1, 3)
+        all_N = np.array([c.normal for c in contacts], dtype=float).reshape(-1, 3)
+        with_force = [c for c in contacts if getattr(c, "force", None) is not None]
+        force_P = np.array([c.pos for c in with_force], dtype=float).reshape(-1, 3)
+        force_F = np.array([c.force for c in with_force], dtype=float).reshape(-1, 3)
     pts: list[np.ndarray] = []
     cols: list[np.ndarray] = []
-    if contacts and show_points:
-        P = np.array([c.pos for c in contacts], dtype=float).reshape(-1, 3)
-        N = np.array([c.normal for c in contacts], dtype=float).reshape(-1, 3)
+    if len(all_P) and show_points:
+        P, N = all_P, all_N
         h = point_size / 2 * np.eye(3)
         cross = np.stack([P - h[0], P + h[0], P - h[1], P + h[1], P - h[2], P + h[2]], 1)
         pts += [cross.reshape(-1, 3), np.stack([P, P + normal_length * N], 1).reshape(-1, 3)]
         cols += [np.tile(CONTACT_COLOR, (6 * len(P), 1)), np.tile(NORMAL_COLOR, (2 * len(P), 1))]
-    with_force = [c for c in contacts if getattr(c, "force", None) is not None]
-    if with_force and show_forces:
-        P = np.array([c.pos for c in with_force], dtype=float).reshape(-1, 3)
-        F = np.array([c.force for c in with_force], dtype=float).reshape(-1, 3)
-        seg = arrows(P, F * force_scale)
+    if len(force_P) and show_forces:
+        seg = arrows(force_P, force_F * force_scale)
         pts.append(seg)
         cols.append(np.tile(FORCE_COLOR, (len(seg), 1)))
     if not pts:

@@ -170,6 +170,31 @@ class ContactHandler:
         self._points = list(points)
         self._batch = None
 
+    def contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None,
+                                      list, list]:
+        """The default contacts of the last pass as arrays, without building
+        `ContactPoint`s after a batched pass: pos (m, 3) m, normal (m, 3), depth
+        (m,) m, force on Solid 1 (m, 3) N (None when feedback is not recorded;
+        zeros before the step), Solid records 1 and 2 (lists of m)."""
+        b = self._batch
+        if b is None:
+            points = self.contacts
+            m = len(points)
+            force = None
+            if self.record_feedback:
+                force = np.array([p.feedback.f1 for p in points], dtype=np.float64).reshape(m, 3)
+            return (np.array([p.pos for p in points], dtype=np.float64).reshape(m, 3),
+                    np.array([p.normal for p in points], dtype=np.float64).reshape(m, 3),
+                    np.array([p.depth for p in points], dtype=np.float64),
+                    force, [p.solid1 for p in points], [p.solid2 for p in points])
+        rows = b.contact_rows
+        force = None
+        if self.record_feedback:
+            force = b.forces[:, 0:3] if b.forces is not None else np.zeros((len(b), 3))
+        pairs = [b.solids[k] for k in b.pair_of.tolist()]
+        return (rows[:, 0:3], rows[:, 3:6], rows[:, 6], force, [p[0] for p in pairs],
+                [p[1] for p in pairs])
+
     def run(self, time_ms: float) -> None:
         """Collide the whole space; contacts go into ``group``."""
         self.contacts = []

@@ -93,6 +93,12 @@ class Simulation:
         """Default contacts made in the last step (`ContactPoint`s)."""
         return self._handler.contacts
 
+    def contact_arrays(self) -> tuple:
+        """The default contacts of the last step as arrays (`ContactHandler.contact_arrays`):
+        pos (m, 3), normal (m, 3), depth (m,), force on Solid 1 (m, 3) or None,
+        Solid records 1 and 2 (lists of m)."""
+        return self._handler.contact_arrays()
+
     # plugin_contacts: the contact joints the plugin made in the last step
     # (ContactPoints), recorded when record_contact_feedback is True
 

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from app.frame import Frame
+from app.plots_dock import contact_force_on
 from app.runner import EngineRunner
+from app.viewport.overlays import contact_lines
 
 WORLD = """#VRML_SIM R2025a utf8
 WorldInfo {{
@@ -287,6 +289,26 @@ def test_contacts_carry_positions_and_forces(runner) -> None:
         assert abs(c.pos[2]) < 0.01 and c.force is not None
         total += c.force if c.solid1.def_name == "BOX" else -c.force
     assert np.isclose(total[2], 9.81, rtol=0.05)   # the box's weight
+
+
+def test_contact_arrays_agree_with_the_contact_items(runner) -> None:
+    runner.run_fast()
+    assert wait_for(lambda: runner.latest_frame().time_ms > 1500)
+    runner.pause()
+    contacts = sync(runner).contacts
+    items = list(contacts)
+    assert items and contacts.pos.shape == (len(items), 3)
+    assert np.array_equal(contacts.pos, [c.pos for c in items])
+    assert np.array_equal(contacts.force, [c.force for c in items])
+    assert contacts.has_force.all() and not contacts.pos.flags.writeable
+    # the overlay lines and the plotted force read the arrays: same as item by item
+    for show in ((True, False), (False, True), (True, True)):
+        a, b = contact_lines(contacts, *show), contact_lines(items, *show)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    box = items[0].solid1 if items[0].solid1.def_name == "BOX" else items[0].solid2
+    assert contact_force_on(box, contacts) == pytest.approx(contact_force_on(box, items),
+                                                             rel=1e-12)
+    assert contact_force_on(box, contacts) == pytest.approx(9.81, rel=0.05)
 
 
 def test_plugin_made_contacts_are_in_the_frame(tmp_path) -> None:
