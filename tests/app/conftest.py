@@ -49,3 +49,9 @@ def warm_engine() -> None:
         for _ in range(80):
             host.step()
         host.close()
+        # no plugin collide callback: the batched default contacts (their own kernels)
+        sim = Simulation(str(world), stepper=stepper)
+        sim.record_contact_feedback = True
+        for _ in range(80):
+            sim.step()
+        assert sim._handler._batch is not None
