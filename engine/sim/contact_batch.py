@@ -26,11 +26,8 @@ import numpy as np
 
 from engine.ode.collision.batch import SpaceContacts, make_contact_joints, space_contacts
 from engine.ode.constants import dContactFDir1
-from engine.ode.joints.contact import DEPTH, _checked_values
-from engine.ode.structs import dContact, dContactGeom, dJointFeedback
-
-#: Surface values at the head of a contact-joint record (the depth follows them).
-_SURFACE_VALUES = DEPTH
+from engine.ode.joints.contact import N_SURFACE, surface_record
+from engine.ode.structs import dJointFeedback
 
 
 class ContactBatch:
@@ -89,8 +86,7 @@ class SurfaceRows:
             sp, need_fdir = self._params(surface, swapped)
             if need_fdir:
                 sp.mode |= dContactFDir1
-            mode, vals = _checked_values(dContact(sp, dContactGeom()))
-            got = (int(mode), list(vals[:_SURFACE_VALUES]), need_fdir)
+            got = (*surface_record(sp), need_fdir)
             self._rows[key] = got
         return got
 
@@ -119,7 +115,7 @@ def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
     modes: list[int] = []
     solids: list[tuple[object, object]] = []
     fdirs: list[tuple[int, np.ndarray]] = []  # (first contact index, (k, 3)) of FDir1 pairs
-    extra_src: list[int] = []  # original contact index of each kept contact, if needed
+    extra_src: list[int] | None = [] if sc.extra else None  # source contact of each kept one
     m = 0
     for p in np.flatnonzero(counts > 0).tolist():
         i, j = pairs[p]
@@ -147,7 +143,8 @@ def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
         table.append(vals)
         modes.append(mode)
         solids.append((r1, r2))
-        extra_src.extend(idx)
+        if extra_src is not None:
+            extra_src.extend(idx)
         m += len(idx)
     sel = SpaceContacts()
     sel.ga = sc.ga
@@ -157,7 +154,7 @@ def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
     sel.g1 = np.repeat(sel.pairs[:, 0], sel.counts)
     sel.g2 = np.repeat(sel.pairs[:, 1], sel.counts)
     sel.extra = {}
-    if sc.extra:  # geoms a user collider reported, keyed by contact index
+    if extra_src is not None:  # geoms a user collider reported, keyed by contact index
         new_index = {src: k for k, src in enumerate(extra_src)}
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
@@ -165,7 +162,7 @@ def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
         fdir = np.zeros((m, 3))
         for first, block in fdirs:
             fdir[first:first + block.shape[0]] = block
-    surface_table = np.array(table, dtype=np.float64).reshape(-1, _SURFACE_VALUES)
+    surface_table = np.array(table, dtype=np.float64).reshape(-1, N_SURFACE)
     joint_rows = make_contact_joints(world, group, sel, surface_table,
                                      np.array(modes, dtype=np.int64), fdir)
     pair_of = np.repeat(np.arange(len(solids), dtype=np.int64), sel.counts)

@@ -29,13 +29,11 @@ from engine.ode.collision.batch import create_contact_joints, space_contacts
 from engine.ode.collision.space import space_of
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import JointGroup
-from engine.ode.joints.contact import DEPTH, _checked_values
-from engine.ode.structs import dContact, dContactGeom, dSurfaceParameters
+from engine.ode.joints.contact import surface_record
+from engine.ode.structs import dSurfaceParameters
 from engine.ode.world import World, world_of
 
 _FN = "NativeCollider"
-#: Surface values at the head of a contact record (the depth follows them).
-_SURFACE_VALUES = DEPTH
 
 
 class NativeCollider:
@@ -65,9 +63,9 @@ class NativeCollider:
         self.max_contacts = n
         if not isinstance(surface, dSurfaceParameters):
             raise ODEError(_FN, "surface", f"expected a dSurfaceParameters, got {surface!r}")
-        mode, vals = _checked_values(dContact(surface.copy(), dContactGeom()))
-        self.mode = int(mode)
-        self.surface = np.array(vals[:_SURFACE_VALUES], dtype=np.float64)
+        mode, vals = surface_record(surface)
+        self.mode = mode
+        self.surface = np.array(vals, dtype=np.float64)
         self.num_pairs = 0
         self.num_contacts = 0
 

@@ -75,6 +75,7 @@ from engine.ode.joints.layout import (
     WP_LAYER,
     WP_MAX_VEL,
 )
+from engine.ode.structs import dContact, dContactGeom
 from engine.ode.world import World, world_of
 
 # float record offsets
@@ -644,6 +645,18 @@ def dJointCreateContact(w: World, group, contact) -> ContactJoint:
     joint.g1 = getattr(g, "g1", None)
     joint.g2 = getattr(g, "g2", None)
     return joint
+
+
+#: Surface values at the head of a contact record (the depth follows them).
+N_SURFACE = DEPTH
+
+
+def surface_record(surface) -> tuple[int, list[float]]:
+    """(mode, the ``N_SURFACE`` surface values in record order) of a
+    dSurfaceParameters, every field checked as dJointCreateContact checks it
+    (ODEError): what a contact joint made with ``surface`` stores."""
+    mode, vals = _checked_values(dContact(surface, dContactGeom()))
+    return int(mode), list(vals[:N_SURFACE])
 
 
 def _checked_values(contact) -> tuple[int, list[float]]:
