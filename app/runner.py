@@ -15,7 +15,10 @@ runs. The GUI talks to it only through:
 Real-time mode paces simulated time to the wall clock (re-anchoring when it
 falls more than ``MAX_LAG`` s behind instead of racing to catch up); fast
 mode steps flat out with a ``time.sleep(0)`` between steps so the GUI thread
-gets the GIL (the kernels themselves are nogil). Any exception raised in the
+gets the GIL (the kernels themselves are nogil). The engine thread runs at a
+low CPU priority (nice ``ENGINE_THREAD_NICE``): flat out, it takes whatever
+CPU the GUI and the GL driver leave, instead of slowing the frames down on a
+machine with few cores (decision 0011). Any exception raised in the
 engine thread pauses the simulation with a message; the thread survives.
 
 No Qt here: this module is usable (and tested) headless.
@@ -33,6 +36,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from app.frame import Frame, frame_from_simulation
+from app.thread_priority import lower_current_thread_priority
 from engine.plugins import PluginHost
 from engine.sim import Simulation
 from engine.sim.edits import EditResult, apply_edit
@@ -44,6 +48,8 @@ FRAME_PERIOD = 0.008
 MAX_LAG = 0.25
 #: Wall-time window [s] of the speed estimate.
 SPEED_WINDOW = 1.0
+#: Nice value of the engine thread (Linux; 0 keeps the process's priority).
+ENGINE_THREAD_NICE = 19
 
 ConsoleListener = Callable[[str, str], None]
 
@@ -270,6 +276,8 @@ class EngineRunner:
         self._anchor = (time.perf_counter(), self.sim.time_ms)
 
     def _loop(self) -> None:
+        if ENGINE_THREAD_NICE:
+            lower_current_thread_priority(ENGINE_THREAD_NICE)
         while True:
             try:
                 if not self._drain():

@@ -33,6 +33,14 @@ else) the bench counts:
 ``--orbit`` turns the camera a little on every frame timer tick, as a user
 dragging the view would, so a frame is painted on every tick even when the
 engine publishes fewer (1000 bodies step slower than 60 Hz).
+``--surface window,widget`` runs each N with the app's viewport (a
+QOpenGLWindow in a window container, ``window``) and with a QOpenGLWidget twin
+drawing with the same renderer (``widget``: Qt composes its framebuffer object
+into the main window on every frame, as the viewport did before decision
+0011), one after the other, for a side-by-side figure.
+``--engine-nice 19,0`` runs each N and surface with the engine thread at
+these nice values (`app.runner.ENGINE_THREAD_NICE`; 19 in the app, 0 = the
+GUI's priority), one after the other.
 ``--gil-releasing-gl`` skips `app.gl_binding.configure_pyopengl` (GL calls
 release the GIL, as before it existed), for a side-by-side run.
 ``--profile`` adds a cProfile of the GUI thread (the main thread) over the
@@ -49,7 +57,7 @@ Run under Xvfb (Mesa llvmpipe: software GL; numbers are modest)::
 
     QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx xvfb-run -a -s "-screen 0 1280x1024x24" \\
         .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--seconds 5] [--orbit] \\
-        [--gil-releasing-gl] [--profile]
+        [--surface window,widget] [--engine-nice 19,0] [--gil-releasing-gl] [--profile]
     ... bench/bench_viewport.py --synthetic [--bodies 100,1000] [--frames 60]
 """
 
@@ -204,19 +212,59 @@ class Timed:
         return statistics.median(self.times) * 1e3 if self.times else float("nan")
 
 
+def composed_viewport_class() -> type:
+    """A QOpenGLWidget with the viewport's state API and renderer (no mouse, no
+    picking): the viewport as it was before decision 0011, for ``--surface widget``."""
+    from PySide6.QtCore import Signal
+    from PySide6.QtOpenGLWidgets import QOpenGLWidget
+
+    from app.viewport.renderer import ViewportRenderer
+    from app.viewport.widget import RendererFacade
+
+    class ComposedViewport(RendererFacade, QOpenGLWidget):
+        solid_picked = Signal(object)
+
+        def __init__(self, parent=None) -> None:
+            super().__init__(parent)
+            self.renderer = ViewportRenderer(changed=self.update)
+
+        def initializeGL(self) -> None:
+            self.renderer.initialize()
+
+        def resizeGL(self, w: int, h: int) -> None:
+            dpr = self.devicePixelRatioF()
+            self.renderer.resize(round(w * dpr), round(h * dpr))
+
+        def paintGL(self) -> None:
+            self.renderer.paint()
+
+        def request_paint(self) -> None:
+            self.update()
+
+    return ComposedViewport
+
+
 def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
-            profile: bool, orbit: bool) -> dict:
-    """Open ``path`` in a `MainWindow`, run fast, measure (see module docstring)."""
-    from app.main_window import MainWindow
+            profile: bool, orbit: bool, surface: str = "window") -> dict:
+    """Open ``path`` in a `MainWindow` (viewport ``surface``: "window" as in the app,
+    "widget" the QOpenGLWidget twin), run fast, measure (see module docstring)."""
+    import app.main_window as main_window
 
     errors: list[tuple[str, str]] = []
-    window = MainWindow(path, settings_path=str(settings), ask_unsaved=lambda _t: "discard",
-                        confirm=lambda _t, _x: False, show_error=lambda t, x: errors.append((t, x)))
+    viewport_class = main_window.ViewportWidget
+    if surface == "widget":
+        main_window.ViewportWidget = composed_viewport_class()
+    try:
+        window = main_window.MainWindow(
+            path, settings_path=str(settings), ask_unsaved=lambda _t: "discard",
+            confirm=lambda _t, _x: False, show_error=lambda t, x: errors.append((t, x)))
+    finally:
+        main_window.ViewportWidget = viewport_class
     window.resize(*WINDOW_SIZE)
     window.show()
     timed = {name: Timed(obj, attr) for name, obj, attr in (
         ("set_frame", window.viewport, "set_frame"), ("tree", window.tree.model, "_drain"),
-        ("plots", window.plots, "add_frame"), ("paint", window.viewport, "paintGL"))}
+        ("plots", window.plots, "add_frame"), ("paint", window.viewport.renderer, "paint"))}
     counts = {"swapped": 0, "delivered": 0}
     ticks: list[float] = []
     window.viewport.frameSwapped.connect(lambda: counts.__setitem__("swapped",
@@ -227,7 +275,7 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     if orbit:  # a user dragging the view: every timer tick has something new to paint
         def turn() -> None:
             window.viewport.camera.orbit(2.0, 0.0)
-            window.viewport.update()
+            window.viewport.request_paint()
         window.bridge.timer.timeout.connect(turn)
     wait(app, 0.5)
     window.run_fast()
@@ -278,42 +326,51 @@ def main_gui(args: argparse.Namespace) -> int:
     from OpenGL import GL
     from PySide6.QtWidgets import QApplication
 
+    import app.runner as runner_module
+
     app = QApplication.instance() or QApplication([])
+    app_nice = runner_module.ENGINE_THREAD_NICE
     rows = []
     with tempfile.TemporaryDirectory(prefix="odeon_bench_") as tmp:
         tmpdir = Path(tmp)
         for n in (int(v) for v in args.bodies.split(",")):
             path = write_falling_world(n, tmpdir)
             headless = headless_rate(path, args.warmup, args.seconds)
-            result = gui_run(app, path, tmpdir / "settings.ini", args.warmup, args.seconds,
-                             args.profile, args.orbit)
-            rows.append((n, headless, result))
-            if args.profile:
-                print(f"--- GUI thread profile, {n} bodies ---\n{result['profile']}")
+            for surface in args.surface.split(","):
+                for nice in (int(v) for v in args.engine_nice.split(",")):
+                    runner_module.ENGINE_THREAD_NICE = nice
+                    result = gui_run(app, path, tmpdir / "settings.ini", args.warmup,
+                                     args.seconds, args.profile, args.orbit, surface)
+                    runner_module.ENGINE_THREAD_NICE = app_nice
+                    rows.append((n, surface, nice, headless, result))
+                    if args.profile:
+                        print(f"--- GUI thread profile, {n} bodies, {surface}, nice {nice} ---"
+                              f"\n{result['profile']}")
     from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
 
-    ctx, surface = QOpenGLContext(), QOffscreenSurface()
-    surface.create()
+    ctx, offscreen = QOpenGLContext(), QOffscreenSurface()
+    offscreen.create()
     ctx.create()
-    ctx.makeCurrent(surface)
+    ctx.makeCurrent(offscreen)
     renderer = GL.glGetString(GL.GL_RENDERER).decode()
     ctx.doneCurrent()
     print(f"renderer: {renderer}; window {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}; run_fast; "
           f"{'camera orbiting; ' if args.orbit else ''}"
           f"{'GL calls release the GIL; ' if args.gil_releasing_gl else ''}"
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
-    print(f"{'bodies':>6} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} {'gap p95':>8} "
-          f"{'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
+    print(f"{'bodies':>6} {'surface':>7} {'nice':>4} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} "
+          f"{'gap p95':>8} {'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
           f"{'steps/s GUI':>11} {'headless':>9}")
-    for n, headless, r in rows:
-        print(f"{n:>6} {r['fps']:>8.1f} {r['delivered']:>7.1f} {r['gap_med']:>8.1f} "
-              f"{r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} {r['set_frame']:>9.2f} "
-              f"{r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
+    for n, surface, nice, headless, r in rows:
+        print(f"{n:>6} {surface:>7} {nice:>4} {r['fps']:>8.1f} {r['delivered']:>7.1f} "
+              f"{r['gap_med']:>8.1f} {r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} "
+              f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
               f"{r['steps']:>11.1f} {headless:>9.1f}")
     print("gaps, set_frame/tree/plots/paint in ms (medians per call); steps/s = engine steps "
           "per wall second with the window / in an EngineRunner without it")
-    for n, _headless, r in rows:
-        print(f"CPU by thread, {n} bodies (% of one core): {r['cpu']}")
+    for n, surface, nice, _headless, r in rows:
+        print(f"CPU by thread, {n} bodies, {surface}, engine nice {nice} (% of one core): "
+              f"{r['cpu']}")
     return 0
 
 
@@ -360,10 +417,11 @@ def synthetic_frames(solids, base: np.ndarray, count: int, contacts: bool):
 def run_synthetic(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:
     """Median times (s) of a rendered frame and of a displayed frame.
 
-    Rendered: ``set_frame`` + ``paintGL`` called directly + ``glFinish`` (the
-    viewport's own work). Displayed: ``set_frame`` + ``repaint`` +
-    ``processEvents`` + ``glFinish`` (adds Qt composing the GL view into the
-    window, as the app's 60 Hz timer would).
+    Rendered: ``set_frame`` + the renderer's ``paint`` called directly +
+    ``glFinish`` (the viewport's own work). Displayed: ``set_frame`` +
+    ``request_paint`` + events until the window swapped the frame + ``glFinish``
+    (adds the window's own paint cycle and buffer swap, as the app's 60 Hz timer
+    would).
     """
     from OpenGL import GL
 
@@ -372,23 +430,31 @@ def run_synthetic(w, app, n: int, count: int, overlays: bool) -> tuple[float, fl
     solids = w.scene.solids
     base = w.scene.static_solid_world()[:-1, :3, 3]
     rendered, displayed = [], []
+    swaps = [0]
+
+    def count_swap() -> None:
+        swaps[0] += 1
+    w.frameSwapped.connect(count_swap)
     for k, f in enumerate(synthetic_frames(solids, base, 2 * (count + 5), overlays)):
         t0 = time.perf_counter()
         w.set_frame(f)
         if k % 2 == 0:
-            w.makeCurrent()
-            w.paintGL()
+            w.gl_window.makeCurrent()
+            w.renderer.paint()
             GL.glFinish()
-            w.doneCurrent()
+            w.gl_window.doneCurrent()
         else:
-            w.repaint()
-            app.processEvents()
-            w.makeCurrent()
+            swapped = swaps[0]
+            w.request_paint()
+            while swaps[0] == swapped:
+                app.processEvents()
+            w.gl_window.makeCurrent()
             GL.glFinish()
-            w.doneCurrent()
+            w.gl_window.doneCurrent()
         if k >= 10:
             (rendered if k % 2 == 0 else displayed).append(time.perf_counter() - t0)
         assert not w.paint_errors and not w.gl_errors, (w.paint_errors, w.gl_errors)
+    w.frameSwapped.disconnect(count_swap)
     return statistics.median(rendered), statistics.median(displayed)
 
 
@@ -408,11 +474,11 @@ def main_synthetic(args: argparse.Namespace) -> int:
     w = ViewportWidget()
     w.resize(800, 600)
     w.show()
-    for _ in range(10):
+    while not w.renderer.initialized:  # the GL window's first paint
         app.processEvents()
-    w.makeCurrent()
+    w.gl_window.makeCurrent()
     renderer = GL.glGetString(GL.GL_RENDERER).decode()
-    w.doneCurrent()
+    w.gl_window.doneCurrent()
     print(f"renderer: {renderer}; window 800x600; {args.frames} frames per row")
     print(f"{'bodies':>7} {'overlays':>9} {'render ms':>10} {'render fps':>11} "
           f"{'display ms':>11} {'display fps':>12}")
@@ -436,6 +502,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="turn the camera a little on every frame timer tick (a user "
                              "dragging the view), so frames are painted even when the "
                              "engine publishes fewer")
+    parser.add_argument("--surface", default="window",
+                        help="comma-separated viewport surfaces: window (the app's "
+                             "QOpenGLWindow), widget (a QOpenGLWidget twin, to compare)")
+    parser.add_argument("--engine-nice", default="19",
+                        help="comma-separated nice values of the engine thread (the app "
+                             "uses app.runner.ENGINE_THREAD_NICE)")
     parser.add_argument("--gil-releasing-gl", action="store_true",
                         help="leave PyOpenGL's GL calls releasing the GIL (as before "
                              "app.gl_binding), to compare")

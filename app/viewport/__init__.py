@@ -1,6 +1,8 @@
 """The 3D viewport: `ViewportWidget` and the pieces it is made of.
 
-- widget.py: the QOpenGLWidget (paint order, frames, plugin passes, mouse, picking);
+- widget.py: the widget the main window lays out (a window container; the public API);
+- gl_window.py: the QOpenGLWindow it embeds (painting, mouse, picking, grabs);
+- renderer.py: what is drawn (paint order, frames, overlays, plugin passes);
 - camera.py: orbit camera from a Webots Viewpoint; transforms.py: 4x4 maths;
 - scene.py: render scene built from an engine.world World; meshes.py: geometry meshes;
 - mesh_drawer.py: instanced shapes/boundingObjects; line_drawer.py: line batches;

@@ -1,368 +1,117 @@
-"""`ViewportWidget`: the 3D view (a thin QOpenGLWidget over the viewport's drawers).
+"""`ViewportWidget`: the 3D view as a widget (a `ViewportWindow` in a window container).
 
-Paint order: clear to the Background sky colour; plugin pass 0; ground grid;
-Shapes (opaque, then transparent); boundingObjects (wireframe, highlighted
-while in ``frame.colliding``); contacts and forces; trails; plugin pass 1.
-Frames are duck-typed: ``poses`` (Solid Node -> (pos (3,), R (3, 3)) in the
-world frame), ``contacts`` (objects with ``pos``, ``normal``, ``depth``,
-``force``), ``colliding`` (frozenset of Solid Nodes) and ``time_ms``.
+The main window lays this widget out like any other; the GL drawing happens in
+the embedded `ViewportWindow` (app/viewport/gl_window.py) and the state it
+draws lives in its `ViewportRenderer` (app/viewport/renderer.py). This class
+forwards the viewport's public API to them, so callers need not know the split.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-from OpenGL import GL
-from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QWheelEvent
-from PySide6.QtOpenGLWidgets import QOpenGLWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QImage, QWindow
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from app.viewport.camera import OrbitCamera
-from app.viewport.line_drawer import LineBatch, LineDrawer
-from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
-from app.viewport.overlays import Trails, contact_lines, grid_lines
-from app.viewport.plugin_pass import run_plugin_pass
-from app.viewport.scene import Light, RenderScene, build_scene
-
-log = logging.getLogger(__name__)
-
-BOUND_COLOR = (0.1, 0.9, 1.0, 1.0)
-COLLIDING_COLOR = (1.0, 0.0, 1.0, 1.0)
-HEADLIGHT = Light(np.array([0.0, 0.0, -1.0]), np.array([0.8, 0.8, 0.8]), 0.35)
+from app.viewport.gl_window import ViewportWindow
+from app.viewport.renderer import ViewportRenderer
 
 
-def _depth_groups(parent: np.ndarray) -> list[np.ndarray]:
-    """Indices of the non-root Solids per tree depth (1, 2, ...); ``parent`` (S,), -1 = root.
+def _renderer_attribute(name: str, doc: str, writable: bool = False) -> property:
+    """A property reading (and, when ``writable``, setting) ``self.renderer.<name>``."""
+    def get(self: RendererFacade) -> Any:
+        return getattr(self.renderer, name)
 
-    Parents come before children in the scene's order, so one pass fills the depths.
-    """
-    depth = np.zeros(len(parent), np.int64)
-    for i, p in enumerate(parent):
-        if p >= 0:
-            depth[i] = depth[p] + 1
-    return [np.flatnonzero(depth == d) for d in range(1, int(depth.max(initial=0)) + 1)]
+    def set_(self: RendererFacade, value: Any) -> None:
+        setattr(self.renderer, name, value)
 
-
-def _flag(name: str, doc: str) -> property:
-    def get(self: ViewportWidget) -> bool:
-        return getattr(self, "_" + name)
-
-    def set_(self: ViewportWidget, value: bool) -> None:
-        setattr(self, "_" + name, bool(value))
-        self._overlays_dirty = True
-        self.update()
-
-    return property(get, set_, doc=doc)
+    return property(get, set_ if writable else None, doc=doc)
 
 
-class ViewportWidget(QOpenGLWidget):
-    """The 3D view of a world. Signal ``solid_picked(object)``: clicked Solid Node or None."""
+class RendererFacade:
+    """The viewport's state API, forwarded to ``self.renderer`` (a `ViewportRenderer`
+    the subclass sets up). Mixed into `ViewportWidget` (and, in bench/, into a
+    QOpenGLWidget twin used to compare surfaces)."""
 
-    solid_picked = Signal(object)
+    renderer: ViewportRenderer
 
-    show_bounding_objects = _flag("show_bounding_objects", "Draw boundingObjects as wireframes.")
-    show_contacts = _flag("show_contacts", "Draw contact points and normals.")
-    show_forces = _flag("show_forces", "Draw contact force arrows.")
-    show_trails = _flag("show_trails", "Draw the trails of `set_trail_solids` Solids.")
-    show_grid = _flag("show_grid", "Draw the ground grid.")
+    show_bounding_objects = _renderer_attribute(
+        "show_bounding_objects", "Draw boundingObjects as wireframes.", writable=True)
+    show_contacts = _renderer_attribute(
+        "show_contacts", "Draw contact points and normals.", writable=True)
+    show_forces = _renderer_attribute("show_forces", "Draw contact force arrows.", writable=True)
+    show_trails = _renderer_attribute(
+        "show_trails", "Draw the trails of `set_trail_solids` Solids.", writable=True)
+    show_grid = _renderer_attribute("show_grid", "Draw the ground grid.", writable=True)
+    camera = _renderer_attribute("camera", "The `OrbitCamera` (eye, target, size in device px).")
+    scene = _renderer_attribute("scene", "The `RenderScene` of the shown world.")
+    frame = _renderer_attribute("frame", "The shown simulation frame (or None).")
+    trails = _renderer_attribute("trails", "The recorded `Trails`.")
+    paint_errors = _renderer_attribute("paint_errors", "Exceptions raised while painting.")
+    gl_errors = _renderer_attribute("gl_errors", "GL error codes found after painting.")
+    plugin_errors = _renderer_attribute("plugin_errors",
+                                        "Exceptions raised by the plugin's draw passes.")
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.camera = OrbitCamera()
-        self.scene: RenderScene = build_scene(None)
-        self.frame: Any = None
-        self.gl_errors: list[int] = []
-        self.paint_errors: list[BaseException] = []
-        self.plugin_errors: list[BaseException] = []
-        self._show_bounding_objects = False
-        self._show_contacts = False
-        self._show_forces = False
-        self._show_trails = False
-        self._show_grid = True
-        self._plugin_draw: Callable[[int], object] | None = None
-        self._program = MeshProgram()
-        self._lines = LineDrawer()
-        self._shapes = MeshDrawer()
-        self._bounds = MeshDrawer(edges=True)
-        self._grid = LineBatch()
-        self._grid.set(*grid_lines())
-        self._overlay = LineBatch()
-        self._trail_batch = LineBatch()
-        self.trails = Trails()
-        self._static_world = np.eye(4)[None]
-        self._solid_index: dict[Any, int] = {}
-        self._pose_nodes: tuple | None = None  # frame.pose_nodes the row map below is for
-        self._pose_rows = self._pose_idx = np.zeros(0, np.intp)
-        self._parent = np.zeros(0, np.int64)
-        self._solid_local = np.zeros((0, 4, 4))
-        self._depth_groups: list[np.ndarray] = []
-        self._frame_dirty = True
-        self._overlays_dirty = True
-        self._initialized = False
-        self._press: QPoint | None = None
-        self._last: QPoint | None = None
-        self._dragged = False
-        self.setMinimumSize(200, 150)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-
-    # ----- public API ---------------------------------------------------------------------
     def set_world(self, world: Any, keep_camera: bool = False) -> None:
-        """Show ``world`` (engine.world World, or None): rebuild the scene.
-
-        ``keep_camera=False`` (a newly loaded world): the camera is reset from
-        the world's Viewpoint, the frame is dropped and the trails are cleared.
-        ``keep_camera=True`` (the same world shown again after edits that change
-        its looks, e.g. a Box size): the camera (eye, target, field of view,
-        clipping planes and framebuffer size) is left as the user set it, the
-        current frame stays shown and the trails of the Solids still in the
-        scene are kept (the others are dropped).
-        """
-        self.scene = build_scene(world)
-        sc = self.scene
-        if not keep_camera:
-            self.camera.set_from_viewpoint(sc.viewpoint)
-            self.frame = None
-            self.trails.set_solids([])
-        else:
-            present = set(sc.solids)
-            self.trails.set_solids([n for n in self.trails.paths if n in present])
-        self._static_world = sc.static_solid_world()
-        self._solid_index = {node: i for i, node in enumerate(sc.solids)}
-        self._pose_nodes = None  # the frame-row map is per scene
-        self._parent = np.asarray(sc.solid_parent, np.int64).reshape(-1)
-        self._solid_local = np.asarray(sc.solid_local, np.float64).reshape(-1, 4, 4)
-        self._depth_groups = _depth_groups(self._parent)
-        picks = [it.solid + 1 if it.solid >= 0 else 0 for it in sc.shapes]
-        self._shapes.set_items(sc.shapes, sc.meshes, picks)
-        self._bounds.set_items(sc.bounds, sc.meshes, [0] * len(sc.bounds))
-        self._frame_dirty = self._overlays_dirty = True
-        self.update()
+        """Show ``world`` (engine.world World, or None); see `ViewportRenderer.set_world`."""
+        self.renderer.set_world(world, keep_camera)
 
     def set_frame(self, frame: Any) -> None:
-        """Show a simulation frame (see module docstring); records trail points."""
-        self.frame = frame
-        if self.trails.paths:
-            poses = getattr(frame, "poses", {}) or {}
-            self.trails.record({n: np.asarray(poses[n][0]) for n in self.trails.paths
-                                if n in poses})
-        self._frame_dirty = self._overlays_dirty = True
-        self.update()
+        """Show a simulation frame; records trail points."""
+        self.renderer.set_frame(frame)
 
     def set_plugin_draw(self, fn: Callable[[int], object] | None) -> None:
         """``fn(pass_)`` runs with pass 0 before and 1 after the regular rendering (or None)."""
-        self._plugin_draw = fn
-        self.update()
+        self.renderer.set_plugin_draw(fn)
 
     def set_trail_solids(self, nodes: Sequence[Any]) -> None:
         """Record and draw the trajectories of these Solid Nodes."""
-        self.trails.set_solids(list(nodes))
-        self._overlays_dirty = True
-        self.update()
+        self.renderer.set_trail_solids(nodes)
+
+
+class ViewportWidget(RendererFacade, QWidget):
+    """The 3D view of a world.
+
+    Signals: ``solid_picked(object)`` (clicked Solid Node or None) and
+    ``frameSwapped()`` (a frame was shown in the window).
+    """
+
+    solid_picked = Signal(object)
+    frameSwapped = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # Created with a parent so that C++, not Python, owns the window: PySide's
+        # QWindow.setParent (used by createWindowContainer) does not transfer ownership,
+        # and at exit PySide deletes Python-owned objects before the top-level widgets,
+        # which left the container with a deleted window (a crash at interpreter exit).
+        # The container reparents the window; the holder only keeps the ownership.
+        self._window_holder = QWindow()
+        self.gl_window = ViewportWindow(self._window_holder)
+        self.renderer: ViewportRenderer = self.gl_window.renderer
+        container = QWidget.createWindowContainer(self.gl_window, self)
+        container.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(container)
+        self.setMinimumSize(200, 150)
+        self.gl_window.solid_picked.connect(self.solid_picked)
+        self.gl_window.frameSwapped.connect(self.frameSwapped)
 
     def world_to_pixel(self, point: Sequence[float]) -> tuple[float, float]:
-        """Widget (logical) pixel of a world point for the current camera."""
-        x, y = self.camera.project(point)
-        dpr = self.devicePixelRatioF()
-        return x / dpr, y / dpr
+        """Widget (logical) pixel of a world point (3,) [m] for the current camera."""
+        return self.renderer.world_to_pixel(point, self.gl_window.devicePixelRatio())
 
     def pick_at(self, x: float, y: float) -> Any:
         """The Solid Node drawn at widget pixel (x, y), or None (renders an ID pass)."""
-        if not self._initialized:
-            return None
-        dpr = self.devicePixelRatioF()
-        px, py = int(x * dpr), int(y * dpr)
-        if not (0 <= px < self.camera.width and 0 <= py < self.camera.height):
-            return None
-        self.makeCurrent()
-        try:
-            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.defaultFramebufferObject())
-            GL.glViewport(0, 0, self.camera.width, self.camera.height)
-            GL.glClearColor(0, 0, 0, 0)
-            GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
-            GL.glEnable(GL.GL_DEPTH_TEST)
-            self._update_instances()
-            self._shapes.draw(self._program, self.camera.view_projection(), self.camera.eye,
-                              [], MODE_PICK, self.camera.height)
-            GL.glUseProgram(0)
-            data = GL.glReadPixels(px, self.camera.height - 1 - py, 1, 1, GL.GL_RGBA,
-                                   GL.GL_UNSIGNED_BYTE)
-        finally:
-            self.doneCurrent()
-            self.update()
-        rgba = np.frombuffer(bytes(data), np.uint8)
-        index = int(rgba[0]) | int(rgba[1]) << 8 | int(rgba[2]) << 16
-        return self.scene.solids[index - 1] if 0 < index <= len(self.scene.solids) else None
+        return self.gl_window.pick_at(x, y)
 
-    # ----- GL -------------------------------------------------------------------------------
-    def initializeGL(self) -> None:
-        """Compile the programs."""
-        self._program.initialize()
-        self._lines.initialize()
-        self._initialized = True
+    def grabFramebuffer(self) -> QImage:  # noqa: N802  (QOpenGLWidget's name)
+        """The view drawn now, as an image (null before the GL window is set up)."""
+        return self.gl_window.grab_image()
 
-    def resizeGL(self, w: int, h: int) -> None:
-        """Track the framebuffer size in device pixels."""
-        dpr = self.devicePixelRatioF()
-        self.camera.resize(round(w * dpr), round(h * dpr))
-
-    def paintGL(self) -> None:
-        """Draw everything (exceptions are logged and kept in ``paint_errors``)."""
-        try:
-            self._paint()
-        except Exception as exc:
-            log.exception("viewport paint failed")
-            self.paint_errors.append(exc)
-        for _ in range(32):
-            err = GL.glGetError()
-            if err == GL.GL_NO_ERROR:
-                break
-            self.gl_errors.append(int(err))
-
-    def _paint(self) -> None:
-        cam = self.camera
-        GL.glViewport(0, 0, cam.width, cam.height)
-        GL.glClearColor(*self.scene.background, 1.0)
-        GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
-        GL.glEnable(GL.GL_DEPTH_TEST)
-        GL.glDepthFunc(GL.GL_LEQUAL)
-        view, proj = cam.view_matrix(), cam.projection_matrix()
-        vp = proj @ view
-        self._run_plugin(0, proj, view)
-        self._update_instances()
-        self._update_overlays()
-        if self._show_grid:
-            self._lines.draw(self._grid, vp)
-        lights = self.scene.lights or [self._headlight()]
-        GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)  # lines on surfaces win the depth test
-        GL.glPolygonOffset(1.0, 1.0)
-        self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
-        GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
-        if self._show_bounding_objects:
-            GL.glLineWidth(2.0)
-            self._bounds.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
-            GL.glLineWidth(1.0)
-        if self._show_contacts or self._show_forces:
-            self._lines.draw(self._overlay, vp, width=2.0, depth_test=False)
-        if self._show_trails:
-            self._lines.draw(self._trail_batch, vp, width=2.0)
-        GL.glUseProgram(0)
-        self._run_plugin(1, proj, view)
-
-    def _headlight(self) -> Light:
-        d = self.camera.target - self.camera.eye
-        return Light(d / max(np.linalg.norm(d), 1e-9), HEADLIGHT.color, HEADLIGHT.ambient)
-
-    def _run_plugin(self, pass_: int, proj: np.ndarray, view: np.ndarray) -> None:
-        if self._plugin_draw is None:
-            return
-        err = run_plugin_pass(self._plugin_draw, pass_, proj, view)
-        if err is not None:
-            self.plugin_errors.append(err)
-
-    def _solid_world(self) -> np.ndarray:
-        """(S + 1, 4, 4) world transforms of the Solids for the current frame.
-
-        Solids in ``frame.poses`` take their pose; the others follow their parent
-        Solid with their static offset (one vectorised step per tree depth).
-        """
-        out = self._static_world.copy()
-        posed = self._posed(self.frame)
-        if posed is None:
-            return out
-        idx, t, R = posed
-        out[idx, :3, :3] = R
-        out[idx, :3, 3] = t
-        is_posed = np.zeros(len(out), bool)
-        is_posed[idx] = True
-        for group in self._depth_groups:  # parents (one level up) are final already
-            follow = group[~is_posed[group]]
-            if len(follow):
-                out[follow] = out[self._parent[follow]] @ self._solid_local[follow]
-        return out
-
-    def _posed(self, frame: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """Scene Solid indices (k,) with their frame positions (k, 3) and rotations
-        (k, 3, 3); None when the frame poses none of the scene's Solids.
-
-        Uses the frame's pose arrays when it has them (the row map is cached per
-        ``pose_nodes`` tuple, which stays the same object for one model), else
-        its ``poses`` mapping."""
-        index = self._solid_index
-        nodes = getattr(frame, "pose_nodes", ())
-        if nodes and getattr(frame, "pose_t", None) is not None:
-            if nodes is not self._pose_nodes:
-                pairs = [(k, i) for k, i in ((k, index.get(n)) for k, n in enumerate(nodes))
-                         if i is not None]
-                self._pose_rows = np.array([k for k, _ in pairs], np.intp)
-                self._pose_idx = np.array([i for _, i in pairs], np.intp)
-                self._pose_nodes = nodes
-            if not len(self._pose_idx):
-                return None
-            rows = self._pose_rows
-            return self._pose_idx, frame.pose_t[rows], frame.pose_R[rows]
-        poses = getattr(frame, "poses", None) or {}
-        posed = [(i, p) for i, p in ((index.get(n), p) for n, p in poses.items())
-                 if i is not None and p is not None]
-        if not posed:
-            return None
-        idx = np.fromiter((i for i, _ in posed), np.intp, len(posed))
-        return (idx, np.array([p[0] for _, p in posed], dtype=float).reshape(-1, 3),
-                np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3))
-
-    def _update_instances(self) -> None:
-        if not self._frame_dirty:
-            return
-        world = self._solid_world()
-        self._shapes.update(world)
-        colors = np.tile(np.asarray(BOUND_COLOR, np.float32), (len(self.scene.solids) + 1, 1))
-        colliding = getattr(self.frame, "colliding", None) or frozenset()
-        hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
-        colors[hit] = COLLIDING_COLOR
-        self._bounds.update(world, colors)
-        self._frame_dirty = False
-
-    def _update_overlays(self) -> None:
-        if not self._overlays_dirty:
-            return
-        contacts = getattr(self.frame, "contacts", None) or ()
-        self._overlay.set(*contact_lines(contacts, self._show_contacts, self._show_forces))
-        self._trail_batch.set(*self.trails.lines())
-        self._overlays_dirty = False
-
-    # ----- mouse ----------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        """Start an orbit (left) or pan (right/middle) drag."""
-        self._press = self._last = event.position().toPoint()
-        self._dragged = False
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        """Orbit with the left button, pan with the right or middle one."""
-        if self._last is None:
-            return
-        pos = event.position().toPoint()
-        d = pos - self._last
-        self._last = pos
-        if (pos - self._press).manhattanLength() > 3:
-            self._dragged = True
-        buttons = event.buttons()
-        if buttons & Qt.MouseButton.LeftButton:
-            self.camera.orbit(d.x(), d.y())
-        elif buttons & (Qt.MouseButton.RightButton | Qt.MouseButton.MiddleButton):
-            dpr = self.devicePixelRatioF()
-            self.camera.pan(d.x() * dpr, d.y() * dpr)
-        self.update()
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        """A left click without drag picks the Solid under the cursor."""
-        if event.button() == Qt.MouseButton.LeftButton and not self._dragged:
-            p = event.position()
-            self.solid_picked.emit(self.pick_at(p.x(), p.y()))
-        self._press = self._last = None
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        """Zoom towards the target."""
-        self.camera.zoom(event.angleDelta().y() / 120.0)
-        self.update()
+    def request_paint(self) -> None:
+        """Schedule a repaint of the view (e.g. after moving the camera)."""
+        self.gl_window.update()

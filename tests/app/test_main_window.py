@@ -325,6 +325,27 @@ def test_view_toggles_and_picking_wiring(qtbot, make_window) -> None:
     assert box in window.viewport.trails.paths
 
 
+def test_clicking_the_view_picks_and_the_keyboard_shortcuts_still_work(qtbot,
+                                                                      make_window) -> None:
+    """The view is a native GL window in a container: a click on it reaches the
+    picking, and with the focus in it the main window's shortcuts still fire."""
+    from PySide6.QtCore import QPoint, Qt
+
+    window = make_window()
+    qtbot.waitUntil(lambda: window.viewport.renderer.initialized, timeout=5000)
+    box = window.runner.world.find_by_def("GREEN_BOX")
+    x, y = window.viewport.world_to_pixel([1.0, 0.4, 1.0])  # the green box's top face
+    view = window.viewport.gl_window
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
+    qtbot.waitUntil(lambda: window.tree.current_node() is box, timeout=5000)
+    window.activateWindow()
+    view.requestActivate()
+    qtbot.waitUntil(lambda: view.isActive(), timeout=5000)
+    start = window.runner.latest_frame().steps
+    qtbot.keyClick(view, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.runner.latest_frame().steps == start + 1, timeout=20000)
+
+
 def test_odeon_command_opens_the_window(monkeypatch) -> None:
     from PySide6.QtWidgets import QApplication
 

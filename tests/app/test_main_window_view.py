@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPoint
 
 from app.main_window import MainWindow
 from tests.app.test_main_window import steps
@@ -46,13 +47,21 @@ def is_yellow(rgb: tuple[int, int, int]) -> bool:
     return r > 200 and g > 200 and b < 90
 
 
+def screen_pixels(qtbot, win: MainWindow):
+    """The window as the X server shows it (the GL viewport included), after the
+    viewport presented a frame painted now."""
+    with qtbot.waitSignal(win.viewport.frameSwapped, timeout=5000):
+        win.viewport.request_paint()
+    qtbot.wait(50)
+    return win.screen().grabWindow(win.winId()).toImage()
+
+
 def ray_segment(win: MainWindow):
     return win.runner.host.plugin.module.ray_segment
 
 
 def test_viewport_shows_shapes_and_the_plugin_ray(qtbot, window) -> None:
     steps(qtbot, window, 90)  # past the take-off at 1 s
-    window.viewport.repaint()
     image = window.viewport.grabFramebuffer()
     # the green box's top face (baseColor 0.2 0.7 0.3): green dominates
     r, g, b = pixel(image, *window.viewport.world_to_pixel([1.0, 0.4, 1.0]))
@@ -62,7 +71,6 @@ def test_viewport_shows_shapes_and_the_plugin_ray(qtbot, window) -> None:
     assert all(near(image, x, y, is_yellow) for x, y in hits)
     # without the plugin's draw callback the same pixels are not yellow
     window.viewport.set_plugin_draw(None)
-    window.viewport.repaint()
     plain = window.viewport.grabFramebuffer()
     assert not any(near(plain, x, y, is_yellow, radius=0) for x, y in hits)
 
@@ -79,8 +87,12 @@ def test_screenshot_of_the_main_window(qtbot, window, tmp_path) -> None:
         steps(qtbot, window, 10)
     qtbot.wait(300)
     assert len(window.plots.data()) > 5
-    window.viewport.repaint()
-    image = window.grab()
+    image = screen_pixels(qtbot, window)
+    # the viewport is a native GL window: what the screen shows must include its drawing
+    offset = window.viewport.mapTo(window, QPoint(0, 0))
+    x, y = window.viewport.world_to_pixel([1.0, 0.4, 1.0])
+    r, g, b = pixel(image, x + offset.x(), y + offset.y())
+    assert g > r + 40 and g > b + 40, (r, g, b)
     target = SCREENSHOT if os.environ.get("ODEON_UPDATE_SCREENSHOTS") == "1" else (
         tmp_path / "main_window.png")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -459,3 +459,17 @@ def test_frame_follows_an_edited_static_solid(runner) -> None:
     assert np.array_equal(before, [0.0, 0.0, 0.0])
     assert np.array_equal(frame.poses[floor][0], [0.5, 0.0, -0.25])
     assert np.array_equal(frame.poses[floor][0], expected[floor].t)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_engine_thread_runs_at_a_low_cpu_priority(runner) -> None:
+    import os
+
+    from app.runner import ENGINE_THREAD_NICE
+
+    nice = runner.call(lambda sim: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    assert ENGINE_THREAD_NICE == 19
+    assert nice.result(TIMEOUT) == ENGINE_THREAD_NICE
+    # only the engine thread: this (the GUI's) thread keeps the process's priority
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == os.getpriority(
+        os.PRIO_PROCESS, 0)

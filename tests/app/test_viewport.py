@@ -9,7 +9,7 @@ import pytest
 from OpenGL import GL
 
 from app.viewport.overlays import CONTACT_COLOR, FORCE_COLOR
-from app.viewport.widget import BOUND_COLOR, COLLIDING_COLOR
+from app.viewport.renderer import BOUND_COLOR, COLLIDING_COLOR
 from tests.app.test_viewport_helpers import (
     around,
     at,
@@ -41,7 +41,8 @@ def test_context_is_compatibility_profile(view):
     from PySide6.QtGui import QSurfaceFormat
 
     grab(view)
-    assert view.format().profile() == QSurfaceFormat.OpenGLContextProfile.CompatibilityProfile
+    fmt = view.gl_window.context().format()
+    assert fmt.profile() == QSurfaceFormat.OpenGLContextProfile.CompatibilityProfile
 
 
 def test_red_box_at_projected_centre_and_background_elsewhere(view):
@@ -219,10 +220,10 @@ def test_picking_box_and_background(view, qtbot):
     box = view.scene.solids[0]
     x, y = view.world_to_pixel((0, 0, 0))
     with qtbot.waitSignal(view.solid_picked, timeout=2000) as sig:
-        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
+        qtbot.mouseClick(view.gl_window, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
     assert sig.args == [box]
     with qtbot.waitSignal(view.solid_picked, timeout=2000) as sig:
-        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
+        qtbot.mouseClick(view.gl_window, Qt.MouseButton.LeftButton, pos=QPoint(10, 10))
     assert sig.args == [None]
     assert view.pick_at(x, y) is box
     assert is_red(at(grab(view), (x, y)))  # the pick pass left the view intact
@@ -249,24 +250,24 @@ def test_orbit_pan_and_zoom_move_pixels(view, qtbot):
 
     before = grab(view)
     centre0 = view.world_to_pixel((0, 1.0, 0))
-    _send_drag(view, (200, 150), (260, 150), Qt.MouseButton.LeftButton)
+    _send_drag(view.gl_window, (200, 150), (260, 150), Qt.MouseButton.LeftButton)
     px = grab(view)
     assert not np.array_equal(px, before)
     assert view.world_to_pixel((0, 1.0, 0)) != pytest.approx(centre0, abs=5)
     assert is_red(at(px, view.world_to_pixel((0, 0, 0))))
 
     eye = view.camera.eye.copy()
-    _send_drag(view, (200, 150), (230, 170), Qt.MouseButton.RightButton)
+    _send_drag(view.gl_window, (200, 150), (230, 170), Qt.MouseButton.RightButton)
     assert not np.allclose(view.camera.eye, eye)
     assert is_red(at(grab(view), view.world_to_pixel((0, 0, 0))))
 
     n_red = count_near(grab(view), (255, 0, 0), 110)
     dist = np.linalg.norm(view.camera.eye - view.camera.target)
     p = QPointF(200, 150)
-    wheel = QWheelEvent(p, view.mapToGlobal(p), QPoint(), QPoint(0, 240),
+    wheel = QWheelEvent(p, view.gl_window.mapToGlobal(p), QPoint(), QPoint(0, 240),
                         Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
                         Qt.ScrollPhase.NoScrollPhase, False)
-    QApplication.sendEvent(view, wheel)
+    QApplication.sendEvent(view.gl_window, wheel)
     assert np.linalg.norm(view.camera.eye - view.camera.target) < dist
     assert count_near(grab(view), (255, 0, 0), 110) > n_red * 1.2  # the box looks bigger
 

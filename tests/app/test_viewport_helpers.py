@@ -100,6 +100,7 @@ def shown_viewport(qtbot: Any, size: tuple[int, int] = (400, 300)) -> Any:
     qtbot.addWidget(w)
     w.show()
     qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: w.renderer.initialized, timeout=5000)  # the GL window's first paint
     return w
 
 
