@@ -33,6 +33,8 @@ else) the bench counts:
 ``--orbit`` turns the camera a little on every frame timer tick, as a user
 dragging the view would, so a frame is painted on every tick even when the
 engine publishes fewer (1000 bodies step slower than 60 Hz).
+``--world a.wbt,b.wbt`` measures these worlds instead of the falling bodies
+(the default world, for instance).
 ``--surface window,widget`` runs each N with the app's viewport (a
 QOpenGLWindow in a window container, ``window``) and with a QOpenGLWidget twin
 drawing with the same renderer (``widget``: Qt composes its framebuffer object
@@ -333,8 +335,10 @@ def main_gui(args: argparse.Namespace) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="odeon_bench_") as tmp:
         tmpdir = Path(tmp)
-        for n in (int(v) for v in args.bodies.split(",")):
-            path = write_falling_world(n, tmpdir)
+        worlds = ([(Path(w).stem, Path(w).resolve()) for w in args.world.split(",")]
+                  if args.world else
+                  [(n, write_falling_world(int(n), tmpdir)) for n in args.bodies.split(",")])
+        for n, path in worlds:
             headless = headless_rate(path, args.warmup, args.seconds)
             for surface in args.surface.split(","):
                 for nice in (int(v) for v in args.engine_nice.split(",")):
@@ -344,7 +348,7 @@ def main_gui(args: argparse.Namespace) -> int:
                     runner_module.ENGINE_THREAD_NICE = app_nice
                     rows.append((n, surface, nice, headless, result))
                     if args.profile:
-                        print(f"--- GUI thread profile, {n} bodies, {surface}, nice {nice} ---"
+                        print(f"--- GUI thread profile, {n}, {surface}, nice {nice} ---"
                               f"\n{result['profile']}")
     from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
 
@@ -358,7 +362,7 @@ def main_gui(args: argparse.Namespace) -> int:
           f"{'camera orbiting; ' if args.orbit else ''}"
           f"{'GL calls release the GIL; ' if args.gil_releasing_gl else ''}"
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
-    print(f"{'bodies':>6} {'surface':>7} {'nice':>4} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} "
+    print(f"{'world':>6} {'surface':>7} {'nice':>4} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} "
           f"{'gap p95':>8} {'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
           f"{'steps/s GUI':>11} {'headless':>9}")
     for n, surface, nice, headless, r in rows:
@@ -366,10 +370,11 @@ def main_gui(args: argparse.Namespace) -> int:
               f"{r['gap_med']:>8.1f} {r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} "
               f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
               f"{r['steps']:>11.1f} {headless:>9.1f}")
-    print("gaps, set_frame/tree/plots/paint in ms (medians per call); steps/s = engine steps "
+    print("world: number of falling bodies or --world file; gaps, set_frame/tree/plots/paint "
+          "in ms (medians per call); steps/s = engine steps "
           "per wall second with the window / in an EngineRunner without it")
     for n, surface, nice, _headless, r in rows:
-        print(f"CPU by thread, {n} bodies, {surface}, engine nice {nice} (% of one core): "
+        print(f"CPU by thread, {n}, {surface}, engine nice {nice} (% of one core): "
               f"{r['cpu']}")
     return 0
 
@@ -495,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run the chosen mode."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bodies", default="100,1000", help="comma-separated body counts")
+    parser.add_argument("--world", default="",
+                        help="comma-separated .wbt files to measure instead of the falling "
+                             "bodies (e.g. resources/worlds/default.wbt)")
     parser.add_argument("--seconds", type=float, default=5.0, help="measured wall seconds")
     parser.add_argument("--warmup", type=float, default=2.0, help="running seconds not measured")
     parser.add_argument("--profile", action="store_true", help="cProfile the GUI thread")
