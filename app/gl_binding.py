@@ -12,9 +12,10 @@ took 45 ms that way and 12 ms with the calls below (bench/bench_viewport.py).
 hook of the GL and GLX libraries to `ctypes.PYFUNCTYPE`: GL entry points are
 called with the GIL held. A GL call is short (llvmpipe rasterises in its own
 threads; Qt composes and swaps in C++ without the GIL), so the engine loses
-little. PyOpenGL's error check after each call stays on: it is cheap once it
-no longer gives the GIL away, and it is what turns a plugin's GL mistake into
-an exception with a traceback in the console.
+little. PyOpenGL's error check after each call stays on for plugins: it is
+what turns a plugin's GL mistake into an exception with a traceback in the
+console. The viewport's own drawing turns it off (`gl_error_checks`) and
+collects errors once per frame instead.
 
 The hook is read when a GL function is bound, so this must run before
 ``OpenGL.GL`` is first imported; `app.viewport` calls it on import.
@@ -22,9 +23,11 @@ The hook is read when a GL function is bound, so this must run before
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import sys
+from collections.abc import Iterator
 
 log = logging.getLogger(__name__)
 
@@ -56,3 +59,30 @@ def configure_pyopengl() -> bool:
             library.FunctionType = ctypes.PYFUNCTYPE
     _configured = True
     return True
+
+
+@contextlib.contextmanager
+def gl_error_checks(enabled: bool) -> Iterator[None]:
+    """Turn PyOpenGL's ``glGetError`` after every GL call off (or back on) inside the
+    block, restoring the previous setting afterwards.
+
+    The viewport's own drawing runs with the checks off: about a hundred calls a
+    frame, each followed by a ``glGetError`` round trip, for errors the renderer
+    collects once per frame anyway (`ViewportRenderer.gl_errors`). A plugin's draw
+    passes run with them on, so its GL mistakes stay exceptions with a traceback.
+    Inside a ``glBegin``/``glEnd`` pair PyOpenGL turns them off itself; do not
+    switch them there. Without PyOpenGL's error checking (``OpenGL.ERROR_CHECKING``
+    false) this does nothing.
+    """
+    from OpenGL.raw.GL import _errors
+
+    checker = _errors._error_checker
+    if not checker:
+        yield
+        return
+    previous = checker._currentChecker
+    checker._currentChecker = checker._registeredChecker if enabled else checker.nullGetError
+    try:
+        yield
+    finally:
+        checker._currentChecker = previous

@@ -234,6 +234,7 @@ class MainWindow(QMainWindow):
         self.console.append_lines(list(runner.sim.console.lines))
         self.viewport.set_world(runner.world)
         self.viewport.set_plugin_draw(lambda p: self.runner.draw(p) if self.runner else False)
+        self.viewport.set_paint_guard(runner.gui_first)
         self.tree.set_world(runner.world, EngineSink(runner, self._edit_applied), path)
         self.tree.undo_stack.setClean()
         self.plots.clear()
@@ -454,6 +455,7 @@ class MainWindow(QMainWindow):
             self.bridge = None
         if self.runner is not None:
             self.viewport.set_plugin_draw(None)
+            self.viewport.set_paint_guard(None)
             self.runner.stop()
             self.runner = None
 

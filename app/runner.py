@@ -27,11 +27,12 @@ No Qt here: this module is usable (and tested) headless.
 from __future__ import annotations
 
 import collections
+import contextlib
 import queue
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any
 
@@ -48,8 +49,10 @@ FRAME_PERIOD = 0.008
 MAX_LAG = 0.25
 #: Wall-time window [s] of the speed estimate.
 SPEED_WINDOW = 1.0
+#: Longest wait [s] of the engine thread for a GUI frame (`EngineRunner.gui_first`).
+GUI_FIRST_WAIT = 0.05
 #: Nice value of the engine thread (Linux; 0 keeps the process's priority).
-ENGINE_THREAD_NICE = 19
+ENGINE_THREAD_NICE = 10
 
 ConsoleListener = Callable[[str, str], None]
 
@@ -79,6 +82,8 @@ class EngineRunner:
         self.host.load_world_plugin()
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._wake = threading.Event()
+        self._gui_idle = threading.Event()  # cleared while the GUI paints a frame
+        self._gui_idle.set()
         self._mode = "paused"
         self._stopping = False
         self._speed_samples: collections.deque = collections.deque()
@@ -181,6 +186,17 @@ class EngineRunner:
                 self.host.load_world_plugin()
             return result
         return self.call(edit)
+
+    @contextlib.contextmanager
+    def gui_first(self) -> Iterator[None]:
+        """While the block runs (the GUI painting a frame), the engine thread starts
+        no new step (it waits at most ``GUI_FIRST_WAIT`` s per step), so the GUI's
+        Python does not share the GIL with the engine's."""
+        self._gui_idle.clear()
+        try:
+            yield
+        finally:
+            self._gui_idle.set()
 
     def draw(self, pass_: int, view: str | None = None) -> bool:
         """The plugin's ``webots_physics_draw(pass_, view)`` under the step lock
@@ -317,6 +333,7 @@ class EngineRunner:
                 return
             if -ahead > MAX_LAG:
                 self._reanchor()
+        self._gui_idle.wait(GUI_FIRST_WAIT)
         self.host.step()
         if self.sim.paused:
             self._change_mode("paused")

@@ -34,7 +34,7 @@ from app.viewport.lod import (
 )
 from app.viewport.meshes import MeshData
 from app.viewport.scene import Light, MeshKey, SceneItem
-from app.viewport.shaders import MESH_FRAG, MESH_VERT, compile_program
+from app.viewport.shaders import MAX_LIGHTS, MESH_VERT, compile_program, mesh_fragment_source
 from app.viewport.transforms import gl_matrix
 
 MODE_LIT, MODE_FLAT, MODE_PICK = 0, 1, 2
@@ -42,30 +42,40 @@ _ISTRIDE = 21 * 4
 
 
 class MeshProgram:
-    """The instanced mesh shader program and its uniforms."""
+    """The instanced mesh shader programs (one per light count) and their uniforms."""
+
+    _UNIFORMS = ("u_viewproj", "u_mode", "u_light_dir", "u_light_color", "u_ambient",
+                 "u_eye", "u_override")
 
     def __init__(self) -> None:
-        self.program = 0
-        self.loc: dict[str, int] = {}
+        self.programs: dict[int, tuple[int, dict[str, int]]] = {}
 
     def initialize(self) -> None:
-        """Compile and look up uniforms (GL current)."""
-        self.program = compile_program(MESH_VERT, MESH_FRAG)
-        for name in ("u_viewproj", "u_mode", "u_nlights", "u_light_dir", "u_light_color",
-                     "u_ambient", "u_eye", "u_override"):
-            self.loc[name] = GL.glGetUniformLocation(self.program, name)
+        """Compile the one-light program (GL current); the others on first use."""
+        self._program(1)
+
+    def _program(self, nlights: int) -> tuple[int, dict[str, int]]:
+        """(program, uniform locations) for ``nlights`` lights, compiled on first use."""
+        if nlights not in self.programs:
+            program = compile_program(MESH_VERT, mesh_fragment_source(nlights))
+            self.programs[nlights] = (program, {name: GL.glGetUniformLocation(program, name)
+                                                for name in self._UNIFORMS})
+        return self.programs[nlights]
 
     def use(self, viewproj: np.ndarray, eye: np.ndarray, lights: Sequence[Light],
             mode: int, override: Sequence[float] = (0, 0, 0, 0)) -> None:
-        """Bind the program and set view, lights (at most 4) and mode."""
-        GL.glUseProgram(self.program)
-        L = self.loc
+        """Bind the program for the lights (at most `MAX_LIGHTS`) and set view, lights
+        and mode."""
+        lights = list(lights)[:MAX_LIGHTS]
+        program, L = self._program(len(lights))
+        GL.glUseProgram(program)
         GL.glUniformMatrix4fv(L["u_viewproj"], 1, False, gl_matrix(viewproj))
         GL.glUniform1i(L["u_mode"], mode)
-        lights = list(lights)[:4]
-        GL.glUniform1i(L["u_nlights"], len(lights))
         if lights:
-            dirs = np.array([li.direction for li in lights], np.float32)
+            dirs = np.array([li.direction for li in lights], np.float64).reshape(-1, 3)
+            norms = np.linalg.norm(dirs, axis=1, keepdims=True)
+            dirs = np.where(norms > 1e-12, dirs / np.maximum(norms, 1e-12), 0.0)
+            dirs = dirs.astype(np.float32)
             cols = np.array([li.color for li in lights], np.float32)
             GL.glUniform3fv(L["u_light_dir"], len(lights), dirs)
             GL.glUniform3fv(L["u_light_color"], len(lights), cols)

@@ -15,6 +15,7 @@ world frame), ``contacts`` (objects with ``pos``, ``normal``, ``depth``,
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 from OpenGL import GL
 
+from app.gl_binding import gl_error_checks
 from app.viewport.camera import OrbitCamera
 from app.viewport.line_drawer import LineBatch, LineDrawer
 from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
@@ -88,6 +90,8 @@ class ViewportRenderer:
         self._show_trails = False
         self._show_grid = True
         self._plugin_draw: Callable[[int], object] | None = None
+        self._paint_guard: Callable[[], contextlib.AbstractContextManager] = (
+            contextlib.nullcontext)
         self._program = MeshProgram()
         self._lines = LineDrawer()
         self._shapes = MeshDrawer()
@@ -156,6 +160,12 @@ class ViewportRenderer:
         self._plugin_draw = fn
         self._changed()
 
+    def set_paint_guard(self, guard: Callable[[], contextlib.AbstractContextManager] | None
+                        ) -> None:
+        """``guard()`` is entered around every paint (None: no guard); the app uses it
+        to hold the engine back while a frame is painted (`EngineRunner.gui_first`)."""
+        self._paint_guard = guard or contextlib.nullcontext
+
     def set_trail_solids(self, nodes: Sequence[Any]) -> None:
         """Record and draw the trajectories of these Solid Nodes."""
         self.trails.set_solids(list(nodes))
@@ -182,11 +192,16 @@ class ViewportRenderer:
     def paint(self) -> None:
         """Draw everything into the bound framebuffer (exceptions are logged and kept
         in ``paint_errors``, GL errors in ``gl_errors``)."""
-        try:
-            self._paint()
-        except Exception as exc:
-            log.exception("viewport paint failed")
-            self.paint_errors.append(exc)
+        with self._paint_guard(), gl_error_checks(False):  # errors: collected below
+            try:
+                self._paint()
+            except Exception as exc:
+                log.exception("viewport paint failed")
+                self.paint_errors.append(exc)
+            self._collect_gl_errors()
+
+    def _collect_gl_errors(self) -> None:
+        """Move the pending GL errors into ``gl_errors``."""
         for _ in range(32):
             err = GL.glGetError()
             if err == GL.GL_NO_ERROR:
@@ -247,7 +262,9 @@ class ViewportRenderer:
     def _run_plugin(self, pass_: int, proj: np.ndarray, view: np.ndarray) -> None:
         if self._plugin_draw is None:
             return
-        err = run_plugin_pass(self._plugin_draw, pass_, proj, view)
+        self._collect_gl_errors()  # the plugin's checked calls must not see ours
+        with gl_error_checks(True):
+            err = run_plugin_pass(self._plugin_draw, pass_, proj, view)
         if err is not None:
             self.plugin_errors.append(err)
 

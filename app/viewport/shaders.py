@@ -36,16 +36,23 @@ void main() {
 }
 """
 
-MESH_FRAG = """
+#: Most lights the mesh shader takes (more are ignored).
+MAX_LIGHTS = 4
+
+# The light count is a compile-time constant (one program per count, see
+# `mesh_fragment_source`): a loop with a uniform bound made llvmpipe shade every
+# fragment about twice as slowly (bench/bench_viewport.py). u_light_dir holds unit
+# vectors along which the light travels.
+MESH_FRAG_TEMPLATE = """
 #version 330
+const int NLIGHTS = %(nlights)d;
 in vec3 v_pos;
 in vec3 v_normal;
 in vec4 v_color;
 flat in float v_pick;
 uniform int u_mode;
-uniform int u_nlights;
-uniform vec3 u_light_dir[4];
-uniform vec3 u_light_color[4];
+uniform vec3 u_light_dir[%(max_lights)d];
+uniform vec3 u_light_color[%(max_lights)d];
 uniform vec3 u_ambient;
 uniform vec3 u_eye;
 uniform vec4 u_override;
@@ -62,8 +69,8 @@ void main() {
     if (!gl_FrontFacing) n = -n;
     vec3 V = normalize(u_eye - v_pos);
     vec3 c = u_ambient * base.rgb;
-    for (int k = 0; k < u_nlights; ++k) {
-        vec3 L = -normalize(u_light_dir[k]);
+    for (int k = 0; k < NLIGHTS; ++k) {
+        vec3 L = -u_light_dir[k];
         float d = max(dot(n, L), 0.0);
         vec3 H = normalize(L + V);
         float s = pow(max(dot(n, H), 0.0), 32.0) * 0.2 * step(0.0, d);
@@ -72,6 +79,15 @@ void main() {
     frag = vec4(min(c, vec3(1.0)), base.a);
 }
 """
+
+
+
+def mesh_fragment_source(nlights: int) -> str:
+    """The mesh fragment shader for ``nlights`` lights (0..`MAX_LIGHTS`)."""
+    if not 0 <= nlights <= MAX_LIGHTS:
+        raise ValueError(f"mesh_fragment_source: nlights must be 0..{MAX_LIGHTS}, got {nlights}")
+    return MESH_FRAG_TEMPLATE % {"nlights": nlights, "max_lights": MAX_LIGHTS}
+
 
 # Coloured lines (grid, contacts, forces, trails).
 LINE_VERT = """

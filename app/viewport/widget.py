@@ -9,6 +9,7 @@ forwards the viewport's public API to them, so callers need not know the split.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -65,6 +66,10 @@ class RendererFacade:
     def set_plugin_draw(self, fn: Callable[[int], object] | None) -> None:
         """``fn(pass_)`` runs with pass 0 before and 1 after the regular rendering (or None)."""
         self.renderer.set_plugin_draw(fn)
+
+    def set_paint_guard(self, guard: Callable[[], AbstractContextManager] | None) -> None:
+        """``guard()`` is entered around every paint (None: none)."""
+        self.renderer.set_paint_guard(guard)
 
     def set_trail_solids(self, nodes: Sequence[Any]) -> None:
         """Record and draw the trajectories of these Solid Nodes."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
+import pytest
 from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
 
 from app.gl_binding import configure_pyopengl
@@ -37,5 +38,29 @@ def test_gl_calls_hold_the_gil_and_errors_are_still_checked(qapp, gl_available) 
             assert exc.err == GL.GL_INVALID_ENUM
         else:
             raise AssertionError("glEnable(0xFFFF) did not raise GLError")
+    finally:
+        context.doneCurrent()
+
+
+def test_error_checks_switch_off_and_back_on_in_nested_blocks(qapp, gl_available) -> None:
+    from OpenGL import GL
+
+    from app.gl_binding import gl_error_checks
+
+    surface, context = QOffscreenSurface(), QOpenGLContext()
+    surface.create()
+    assert context.create()
+    assert context.makeCurrent(surface)
+    try:
+        GL.glGetError()
+        with gl_error_checks(False):
+            GL.glEnable(0xFFFF)  # no exception: the error waits in GL
+            assert GL.glGetError() == GL.GL_INVALID_ENUM
+            with gl_error_checks(True), pytest.raises(GL.GLError):
+                GL.glEnable(0xFFFF)
+            GL.glEnable(0xFFFF)  # off again after the inner block
+            assert GL.glGetError() == GL.GL_INVALID_ENUM
+        with pytest.raises(GL.GLError):  # and on after the outer one
+            GL.glEnable(0xFFFF)
     finally:
         context.doneCurrent()

@@ -323,6 +323,7 @@ def test_view_toggles_and_picking_wiring(qtbot, make_window) -> None:
     window.viewport.solid_picked.emit(box)
     assert window.tree.current_node() is box
     assert box in window.viewport.trails.paths
+    assert window.viewport.renderer._paint_guard == window.runner.gui_first
 
 
 def test_clicking_the_view_picks_and_the_keyboard_shortcuts_still_work(qtbot,

@@ -468,8 +468,35 @@ def test_engine_thread_runs_at_a_low_cpu_priority(runner) -> None:
     from app.runner import ENGINE_THREAD_NICE
 
     nice = runner.call(lambda sim: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-    assert ENGINE_THREAD_NICE == 19
+    assert ENGINE_THREAD_NICE == 10
     assert nice.result(TIMEOUT) == ENGINE_THREAD_NICE
     # only the engine thread: this (the GUI's) thread keeps the process's priority
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == os.getpriority(
         os.PRIO_PROCESS, 0)
+
+
+def test_gui_first_holds_new_steps_back_while_the_gui_paints(runner, monkeypatch) -> None:
+    import app.runner as runner_module
+
+    runner.run_fast()
+    assert wait_for(lambda: runner.latest_frame().steps > 20)  # warm, stepping flat out
+    with runner.gui_first():
+        held = sync(runner).steps  # commands still run (and publish) while held back
+        time.sleep(0.4)
+        during = sync(runner).steps - held
+    # the engine waits up to GUI_FIRST_WAIT per step for the frame: a few steps at most
+    assert during <= 0.4 / runner_module.GUI_FIRST_WAIT + 2, during
+    resumed = sync(runner).steps
+    time.sleep(0.4)
+    after = sync(runner).steps - resumed
+    assert after > 4 * max(during, 5), (during, after)
+
+
+def test_gui_first_does_not_stop_an_engine_whose_gui_hangs(runner, monkeypatch) -> None:
+    import app.runner as runner_module
+
+    monkeypatch.setattr(runner_module, "GUI_FIRST_WAIT", 0.01)
+    runner.run_fast()
+    with runner.gui_first():  # a GUI that never finishes its frame
+        start = runner.latest_frame().steps
+        assert wait_for(lambda: runner.latest_frame().steps >= start + 10, timeout=30.0)

@@ -18,6 +18,7 @@ from tests.app.test_viewport_helpers import (
     frame,
     grab,
     is_red,
+    pixels,
     pose,
     shown_viewport,
     world,
@@ -170,6 +171,34 @@ def test_plugin_exception_is_reported_and_state_kept(view):
     assert [str(e) for e in view.plugin_errors] == ["boom", "boom"]
 
 
+def test_plugin_gl_mistake_raises_in_the_plugin_and_renderer_errors_are_not_its(view):
+    def plugin(pass_):
+        if pass_ == 1:
+            GL.glEnable(0xFFFF)  # checked: a GLError with the plugin's traceback
+
+    view.set_plugin_draw(plugin)
+    grab(view)
+    assert len(view.plugin_errors) == 1 and isinstance(view.plugin_errors[0], GL.GLError)
+    assert view.gl_errors == []  # the plugin's error is its own
+
+    # a GL mistake of the renderer itself (unchecked calls) is collected per frame and
+    # does not surface as an exception in the plugin's next checked call
+    view.plugin_errors.clear()
+    view.set_plugin_draw(lambda pass_: GL.glColor3f(1, 1, 0))
+    bad_grid_lines = view.renderer._lines.draw
+
+    def draw_with_a_mistake(*args, **kwargs):
+        GL.glEnable(0xFFFF)
+        return bad_grid_lines(*args, **kwargs)
+
+    view.renderer._lines.draw = draw_with_a_mistake
+    view.show_grid = True
+    px = pixels(view.grabFramebuffer())
+    assert view.plugin_errors == [] and view.paint_errors == []
+    assert view.gl_errors == [GL.GL_INVALID_ENUM]
+    assert is_red(at(px, view.world_to_pixel((0, 0, 0))))
+
+
 def test_bounding_objects_and_colliding_highlight(view):
     box = view.scene.solids[0]
     corner = view.world_to_pixel((-0.25, -0.25, 0.25))
@@ -290,3 +319,41 @@ def test_default_world_renders_without_gl_errors(qtbot, gl_available, tmp_path):
     assert GL.glGetError  # PyOpenGL loaded; errors are collected after each paint
     assert w.gl_errors == [] and w.paint_errors == []
     w.close()
+
+
+def test_each_light_count_has_its_program_and_every_light_adds_light(view):
+    from app.viewport.shaders import MAX_LIGHTS, mesh_fragment_source
+
+    grey = box_solid("GREY", (0.5, 0.5, 0.5))
+    light = "DirectionalLight {{ direction {} ambientIntensity 0 }}\n"
+    brightness = []
+    for directions in (["1 0 -1"], ["1 0 -1", "0 1 -1"], ["1 0 -1", "0 1 -1", "0 -1 -1"]):
+        view.set_world(world(grey, *(light.format(d) for d in directions)))
+        px = grab(view)
+        brightness.append(int(at(px, view.world_to_pixel((0, 0, 0.25))).sum()))
+    assert brightness[0] < brightness[1] < brightness[2], brightness
+    assert {1, 2, 3} <= set(view.renderer._program.programs)
+    assert "const int NLIGHTS = 3;" in mesh_fragment_source(3)
+    with pytest.raises(ValueError, match=f"nlights must be 0..{MAX_LIGHTS}, got 5"):
+        mesh_fragment_source(MAX_LIGHTS + 1)
+
+
+def test_paint_runs_inside_the_paint_guard(view):
+    import contextlib
+
+    events = []
+
+    @contextlib.contextmanager
+    def guard():
+        events.append("enter")
+        yield
+        events.append("exit")
+
+    view.set_plugin_draw(lambda pass_: events.append(f"pass {pass_}"))
+    view.set_paint_guard(guard)
+    grab(view)
+    assert events == ["enter", "pass 0", "pass 1", "exit"]
+    view.set_paint_guard(None)
+    events.clear()
+    grab(view)
+    assert events == ["pass 0", "pass 1"]
