@@ -40,9 +40,11 @@ QOpenGLWindow in a window container, ``window``) and with a QOpenGLWidget twin
 drawing with the same renderer (``widget``: Qt composes its framebuffer object
 into the main window on every frame, as the viewport did before decision
 0011), one after the other, for a side-by-side figure.
-``--engine-nice 19,0`` runs each N and surface with the engine thread at
-these nice values (`app.runner.ENGINE_THREAD_NICE`; 19 in the app, 0 = the
+``--engine-nice 10,0`` runs each N and surface with the engine thread at
+these nice values (`app.runner.ENGINE_THREAD_NICE`; 10 in the app, 0 = the
 GUI's priority), one after the other.
+``--gui-first on,off`` runs each with and without `EngineRunner.gui_first`
+(the engine starts no step while a frame is painted; on in the app).
 ``--gil-releasing-gl`` skips `app.gl_binding.configure_pyopengl` (GL calls
 release the GIL, as before it existed), for a side-by-side run.
 ``--profile`` adds a cProfile of the GUI thread (the main thread) over the
@@ -59,7 +61,8 @@ Run under Xvfb (Mesa llvmpipe: software GL; numbers are modest)::
 
     QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx xvfb-run -a -s "-screen 0 1280x1024x24" \\
         .venv/bin/python bench/bench_viewport.py [--bodies 100,1000] [--seconds 5] [--orbit] \\
-        [--surface window,widget] [--engine-nice 19,0] [--gil-releasing-gl] [--profile]
+        [--surface window,widget] [--engine-nice 10,0] [--gui-first on,off] \\
+        [--gil-releasing-gl] [--profile]
     ... bench/bench_viewport.py --synthetic [--bodies 100,1000] [--frames 60]
 """
 
@@ -68,6 +71,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import itertools
 import os
 import pstats
 import statistics
@@ -247,7 +251,7 @@ def composed_viewport_class() -> type:
 
 
 def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
-            profile: bool, orbit: bool, surface: str = "window") -> dict:
+            profile: bool, orbit: bool, surface: str = "window", gui_first: bool = True) -> dict:
     """Open ``path`` in a `MainWindow` (viewport ``surface``: "window" as in the app,
     "widget" the QOpenGLWidget twin), run fast, measure (see module docstring)."""
     import app.main_window as main_window
@@ -262,6 +266,8 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
             confirm=lambda _t, _x: False, show_error=lambda t, x: errors.append((t, x)))
     finally:
         main_window.ViewportWidget = viewport_class
+    if not gui_first:
+        window.viewport.set_paint_guard(None)
     window.resize(*WINDOW_SIZE)
     window.show()
     timed = {name: Timed(obj, attr) for name, obj, attr in (
@@ -341,15 +347,18 @@ def main_gui(args: argparse.Namespace) -> int:
         for n, path in worlds:
             headless = headless_rate(path, args.warmup, args.seconds)
             for surface in args.surface.split(","):
-                for nice in (int(v) for v in args.engine_nice.split(",")):
+                for nice, first in itertools.product(
+                        (int(v) for v in args.engine_nice.split(",")),
+                        args.gui_first.split(",")):
                     runner_module.ENGINE_THREAD_NICE = nice
                     result = gui_run(app, path, tmpdir / "settings.ini", args.warmup,
-                                     args.seconds, args.profile, args.orbit, surface)
+                                     args.seconds, args.profile, args.orbit, surface,
+                                     gui_first=first == "on")
                     runner_module.ENGINE_THREAD_NICE = app_nice
-                    rows.append((n, surface, nice, headless, result))
+                    rows.append((n, surface, nice, first, headless, result))
                     if args.profile:
-                        print(f"--- GUI thread profile, {n}, {surface}, nice {nice} ---"
-                              f"\n{result['profile']}")
+                        print(f"--- GUI thread profile, {n}, {surface}, nice {nice}, "
+                              f"gui_first {first} ---\n{result['profile']}")
     from PySide6.QtGui import QOffscreenSurface, QOpenGLContext
 
     ctx, offscreen = QOpenGLContext(), QOffscreenSurface()
@@ -362,19 +371,20 @@ def main_gui(args: argparse.Namespace) -> int:
           f"{'camera orbiting; ' if args.orbit else ''}"
           f"{'GL calls release the GIL; ' if args.gil_releasing_gl else ''}"
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
-    print(f"{'world':>6} {'surface':>7} {'nice':>4} {'disp fps':>8} {'snap/s':>7} {'gap med':>8} "
-          f"{'gap p95':>8} {'gap max':>8} {'set_frame':>9} {'tree':>7} {'plots':>6} {'paint':>7} "
-          f"{'steps/s GUI':>11} {'headless':>9}")
-    for n, surface, nice, headless, r in rows:
-        print(f"{n:>6} {surface:>7} {nice:>4} {r['fps']:>8.1f} {r['delivered']:>7.1f} "
+    print(f"{'world':>6} {'surface':>7} {'nice':>4} {'first':>5} {'disp fps':>8} {'snap/s':>7} "
+          f"{'gap med':>8} {'gap p95':>8} {'gap max':>8} {'set_frame':>9} {'tree':>7} "
+          f"{'plots':>6} {'paint':>7} {'steps/s GUI':>11} {'headless':>9}")
+    for n, surface, nice, first, headless, r in rows:
+        print(f"{n:>6} {surface:>7} {nice:>4} {first:>5} {r['fps']:>8.1f} {r['delivered']:>7.1f} "
               f"{r['gap_med']:>8.1f} {r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} "
               f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
               f"{r['steps']:>11.1f} {headless:>9.1f}")
     print("world: number of falling bodies or --world file; gaps, set_frame/tree/plots/paint "
           "in ms (medians per call); steps/s = engine steps "
           "per wall second with the window / in an EngineRunner without it")
-    for n, surface, nice, _headless, r in rows:
-        print(f"CPU by thread, {n}, {surface}, engine nice {nice} (% of one core): "
+    for n, surface, nice, first, _headless, r in rows:
+        print(f"CPU by thread, {n}, {surface}, engine nice {nice}, gui_first {first} "
+              "(% of one core): "
               f"{r['cpu']}")
     return 0
 
@@ -513,7 +523,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--surface", default="window",
                         help="comma-separated viewport surfaces: window (the app's "
                              "QOpenGLWindow), widget (a QOpenGLWidget twin, to compare)")
-    parser.add_argument("--engine-nice", default="19",
+    parser.add_argument("--gui-first", default="on",
+                        help="comma-separated on/off: EngineRunner.gui_first around paints")
+    parser.add_argument("--engine-nice", default="10",
                         help="comma-separated nice values of the engine thread (the app "
                              "uses app.runner.ENGINE_THREAD_NICE)")
     parser.add_argument("--gil-releasing-gl", action="store_true",
