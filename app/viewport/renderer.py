@@ -110,6 +110,8 @@ class ViewportRenderer:
         self._depth_groups: list[np.ndarray] = []
         self._frame_dirty = True
         self._overlays_dirty = True
+        self._bounds_stale = True
+        self._world = np.eye(4)[None]  # (S + 1, 4, 4) Solid world transforms of the frame
         self.initialized = False
 
     # ----- public API ---------------------------------------------------------------------
@@ -319,16 +321,21 @@ class ViewportRenderer:
                 np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3))
 
     def _update_instances(self) -> None:
-        if not self._frame_dirty:
-            return
-        world = self._solid_world()
-        self._shapes.update(world)
-        colors = np.tile(np.asarray(BOUND_COLOR, np.float32), (len(self.scene.solids) + 1, 1))
-        colliding = getattr(self.frame, "colliding", None) or frozenset()
-        hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
-        colors[hit] = COLLIDING_COLOR
-        self._bounds.update(world, colors)
-        self._frame_dirty = False
+        """Instance rows for the current frame: the Shapes', and the boundingObjects'
+        only while they are shown (they catch up when shown again)."""
+        if self._frame_dirty:
+            self._world = self._solid_world()
+            self._shapes.update(self._world)
+            self._bounds_stale = True
+            self._frame_dirty = False
+        if self._bounds_stale and self._show_bounding_objects:
+            colors = np.tile(np.asarray(BOUND_COLOR, np.float32),
+                             (len(self.scene.solids) + 1, 1))
+            colliding = getattr(self.frame, "colliding", None) or frozenset()
+            hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
+            colors[hit] = COLLIDING_COLOR
+            self._bounds.update(self._world, colors)
+            self._bounds_stale = False
 
     def _update_overlays(self) -> None:
         if not self._overlays_dirty:

@@ -215,6 +215,20 @@ def test_bounding_objects_and_colliding_highlight(view):
     assert count_near(px, RGB_BOUND, 40, region) == 0
 
 
+def test_hidden_bounding_objects_catch_up_with_frames_when_shown(view):
+    box = view.scene.solids[0]
+    view.show_bounding_objects = True
+    grab(view)  # drawn at the origin
+    view.show_bounding_objects = False
+    view.set_frame(frame({box: pose((0, 1.5, 0))}, colliding=frozenset({box})))
+    grab(view)  # shown without boundingObjects: their instances are not updated
+    view.show_bounding_objects = True
+    px = grab(view)
+    moved = view.world_to_pixel((0, 1.25, 0.25))  # an edge of the moved box's top face
+    assert count_near(px, RGB_COLLIDING, 40, around(moved, 3)) > 0
+    assert count_near(px, RGB_COLLIDING, 40, around(view.world_to_pixel((0, 0.25, 0.25)), 3)) == 0
+
+
 def test_contact_point_normal_and_force_drawn(view):
     c = SimpleNamespace(pos=np.array([0, 1.2, 0]), normal=np.array([0, 0, 1.0]), depth=0.01,
                         force=np.array([0, 0, 20.0]))
