@@ -28,7 +28,7 @@ def default_format() -> QSurfaceFormat:
 def set_default_format() -> QSurfaceFormat:
     """Install `default_format()` as Qt's default surface format and return it.
 
-    Call it before the QApplication (or at least before any QOpenGLWidget) is
+    Call it before the QApplication (or at least before any GL window or widget) is
     created; tests do it from tests/app/conftest.py at import time.
     """
     fmt = default_format()
