@@ -212,7 +212,7 @@ class ViewportRenderer:
 
     def paint_pick_ids(self) -> None:
         """Draw the Shapes with their Solid's index + 1 as RGB (0 = no Solid) into the
-        bound framebuffer (see `pick_index`)."""
+        bound framebuffer (see `solid_of_pick_color`)."""
         GL.glViewport(0, 0, self.camera.width, self.camera.height)
         GL.glClearColor(0, 0, 0, 0)
         GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
