@@ -63,7 +63,8 @@ def _is_ident_char(ch: str) -> bool:
 
 def read_header(text: str, filename: str = "<string>") -> str:
     """Check the first line ``#VRML_SIM <version> utf8`` and return the version."""
-    first = text.split("\n", 1)[0].rstrip("\r")
+    # a UTF-8 byte-order mark (written by some editors) is not part of the header
+    first = text.split("\n", 1)[0].rstrip("\r").removeprefix("\ufeff")
     if not first.startswith("#VRML_SIM"):
         raise WorldSyntaxError(
             filename, 1, 1, "missing header: the first line must be '#VRML_SIM R2025a utf8'"

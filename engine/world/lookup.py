@@ -86,7 +86,7 @@ def tree_equal(a: BaseNode | None, b: BaseNode | None) -> bool:
     if isinstance(a, OpaqueNode):
         return a.text == b.text  # type: ignore[attr-defined]
     assert isinstance(a, Node) and isinstance(b, Node)
-    if a.hidden != b.hidden:
+    if a.hidden != b.hidden or a.unknown_fields != b.unknown_fields:
         return False
     for name, spec in a.spec.fields.items():  # type: ignore[union-attr]
         va, vb = a.get(name), b.get(name)
@@ -122,6 +122,7 @@ def _copy(node: BaseNode, mapping: dict[int, BaseNode]) -> BaseNode:
     assert isinstance(node, Node)
     new = Node(node.type_name, node.def_name)
     new.hidden = list(node.hidden)
+    new.unknown_fields = list(node.unknown_fields)
     mapping[id(node)] = new
     for name, spec in node.spec.fields.items():  # type: ignore[union-attr]
         value = node.get(name)

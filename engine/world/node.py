@@ -127,6 +127,9 @@ class Node(BaseNode):
         self._values: dict[str, Any] = {n: f.default for n, f in spec.fields.items()}
         # `hidden name value...` lines Webots writes for internal state, kept verbatim
         self.hidden: list[tuple[str, str]] = []
+        # fields the schema does not know: (name, source text of the value), written
+        # back verbatim after the known fields (Webots warns and loads the rest)
+        self.unknown_fields: list[tuple[str, str]] = []
         for name, value in values.items():
             self.set(name, value)
 

@@ -21,6 +21,9 @@ from engine.world.node import BaseNode, Node, OpaqueNode, UseNode, check_def_nam
 from engine.world.schema import FieldSpec, get_spec, use_forbidden
 from engine.world.schema_nodes import ROOT
 
+# words that read as numbers in C (strtod) but are not finite
+_NON_FINITE = frozenset({"nan", "inf", "infinity"})
+
 
 def read_world(path: str | os.PathLike[str]) -> World:
     """Read and parse the world file at ``path`` (UTF-8)."""
@@ -181,13 +184,16 @@ class _Parser:
 
     def parse_use(self, start: Token, owner: Node | None, spec: FieldSpec | None) -> BaseNode:
         name = self.expect_name("USE")
-        if any(node.def_name == name.value for node in self.open_defs):
-            raise self.error(name, f"USE '{name.value}' inside the definition of "
-                                   f"DEF '{name.value}' itself")
+        # as Webots: USE names the most recent *complete* DEF of that name (a DEF
+        # still open around this USE is not a candidate, an earlier one is)
         target = self.defs.get(name.value)
         if target is None:
             if name.value in self.opaque_defs:
                 return OpaqueNode("USE", f"USE {name.value}")
+            if any(node.def_name == name.value for node in self.open_defs):
+                raise self.error(name, f"USE '{name.value}' inside the definition of "
+                                       f"DEF '{name.value}' itself (no earlier complete "
+                                       f"DEF '{name.value}')")
             raise self.error(name, f"USE '{name.value}' before any DEF '{name.value}'")
         if use_forbidden(target.type_name):
             raise self.error(start, f"USE of {target.type_name} nodes is not allowed "
@@ -213,28 +219,90 @@ class _Parser:
             if previous is not None and previous.value == "DEF" and token.kind == "ident":
                 self.opaque_defs.add(token.value)
             previous = token
-        body = self.text[type_token.offset : token.end]
-        line_start = self.text.rfind("\n", 0, start.offset) + 1
-        indent = ""
-        while self.text[line_start + len(indent)] in " \t":
-            indent += self.text[line_start + len(indent)]
-        # store continuation lines relative to the indentation of the node's line
-        # (at most that much is removed), so the writer can indent them anew
-        lines = body.split("\n")
-        keep = len(indent)
-        for line in lines[1:]:
-            if line.strip():
-                j = 0
-                while j < keep and j < len(line) and line[j] == indent[j]:
-                    j += 1
-                keep = j
-        body = "\n".join(lines[:1] + [line[keep:] if line.strip() else "" for line in lines[1:]])
+        body = self.source(start, type_token.offset, token.end)
         kind = "PROTO" if type_token.value in self.extern_names else "unknown node type"
         self.warnings.append(
             f"{self.filename}:{type_token.line}:{type_token.column}: {kind} "
             f"'{type_token.value}' is kept as is (opaque node)"
         )
         return OpaqueNode(type_token.value, body, def_name)
+
+    def source(self, first: Token, begin: int, end: int) -> str:
+        """Source text ``[begin, end)`` with continuation lines stored relative to
+        the indentation of ``first``'s line, so the writer can indent them anew."""
+        body = self.text[begin:end]
+        line_start = self.text.rfind("\n", 0, first.offset) + 1
+        indent = ""
+        while self.text[line_start + len(indent)] in " \t":
+            indent += self.text[line_start + len(indent)]
+        lines = body.split("\n")
+        keep = len(indent)  # at most the first line's indentation is removed
+        for line in lines[1:]:
+            if line.strip():
+                j = 0
+                while j < keep and j < len(line) and line[j] == indent[j]:
+                    j += 1
+                keep = j
+        return "\n".join(lines[:1] + [line[keep:] if line.strip() else "" for line in lines[1:]])
+
+    def parse_unknown_field(self, node: Node, name: Token) -> None:
+        """Keep the value of a field the schema does not know as source text.
+
+        The value is a run of numbers, strings or TRUE/FALSE/NULL words, a
+        bracketed list, or one node (``DEF``/``USE``/``Type { ... }``); DEF names
+        inside it become opaque DEFs. One warning, located at the field name.
+        """
+        fields = node.spec.fields  # type: ignore[union-attr]
+        hint = difflib.get_close_matches(name.value, list(fields), n=1)
+        extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+        first = self.peek()
+        if first.kind == "eof" or (first.kind == "punct" and first.value in "]}"):
+            raise self.error(first, f"expected a value for field '{name.value}', "
+                                    f"found {first.describe()}")
+        end = self.skip_value(name)
+        self.warnings.append(
+            f"{self.filename}:{name.line}:{name.column}: unknown field '{name.value}' in "
+            f"{node.type_name}{extra} is kept as is"
+        )
+        node.unknown_fields.append((name.value, self.source(name, first.offset, end)))
+
+    def skip_value(self, name: Token) -> int:
+        """Skip one untyped field value; the offset just after its last token."""
+        token = self.next()
+        if token.kind == "punct" and token.value in "[{":
+            return self.skip_group(token, name)
+        if token.kind == "keyword" and token.value in ("DEF", "USE"):
+            label = self.expect_name(token.value)
+            if token.value == "USE":
+                return label.end
+            self.opaque_defs.add(label.value)
+            token = self.next()
+        if token.kind == "ident":
+            brace = self.next()
+            if brace.kind != "punct" or brace.value != "{":
+                raise self.error(brace, f"expected '{{' after node type '{token.value}' in "
+                                        f"field '{name.value}', found {brace.describe()}")
+            return self.skip_group(brace, name)
+        end = token.end
+        while self.peek().kind == token.kind and token.kind in ("number", "string"):
+            end = self.next().end
+        return end
+
+    def skip_group(self, opening: Token, name: Token) -> int:
+        """Skip to the bracket closing ``opening``; the offset just after it."""
+        depth = 1
+        previous = opening
+        while depth:
+            token = self.next()
+            if token.kind == "eof":
+                raise self.error(token, f"unexpected end of file: '{opening.value}' of field "
+                                        f"'{name.value}' at line {opening.line} is never closed")
+            if token.kind == "punct":
+                depth += 1 if token.value in "{[" else -1
+            if previous.value == "DEF" and token.kind == "ident":
+                self.opaque_defs.add(token.value)
+            previous = token
+        return token.end
 
     def parse_fields(self, node: Node, type_token: Token) -> None:
         self.expect_punct("{", f"after node type '{type_token.value}'")
@@ -257,10 +325,8 @@ class _Parser:
                 continue
             spec = fields.get(token.value)
             if spec is None:
-                hint = difflib.get_close_matches(token.value, list(fields), n=1)
-                extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-                raise self.error(token, f"unknown field '{token.value}' in "
-                                        f"{node.type_name}{extra}")
+                self.parse_unknown_field(node, token)
+                continue
             if token.value in seen:
                 raise self.error(token, f"field '{token.value}' is given twice in "
                                         f"{node.type_name}")
@@ -316,6 +382,10 @@ class _Parser:
             while len(values) < size and self.peek().kind == "number":
                 values.append(self.number(self.next(), "SFFloat", spec))
             if len(values) < size:
+                found = self.peek()
+                if found.kind == "ident" and found.value.lower().lstrip("+-") in _NON_FINITE:
+                    raise self.error(found, f"number '{found.value}' is not allowed in {sf} "
+                                            f"field '{spec.name}' (numbers must be finite)")
                 raise self.error(name, f"expected {size} numbers for {sf} field '{spec.name}', "
                                        f"got {len(values)}")
             return tuple(values)
@@ -335,6 +405,9 @@ class _Parser:
                                         f"'{spec.name}' of {node.type_name}: expected one of "
                                         f"{allowed}")
             return token.value
+        if token.kind == "ident" and token.value.lower().lstrip("+-") in _NON_FINITE:
+            raise self.error(token, f"number '{token.value}' is not allowed in field "
+                                    f"'{spec.name}' (numbers must be finite)")
         if token.kind != "number":
             what = "an integer" if sf == "SFInt32" else "a number"
             raise self.error(token, f"expected {what} for field '{spec.name}', "

@@ -30,6 +30,13 @@ from engine.world.node import BaseNode, Node, OpaqueNode, UseNode
 INDENT = "  "
 
 
+def _reindented(text: str, depth: int) -> list[str]:
+    """Lines of kept source ``text`` (continuation lines relative to its first
+    line, see the parser), every non-blank line indented by ``depth`` levels."""
+    pad = INDENT * depth
+    return [pad + line if line.strip() else line for line in text.split("\n")]
+
+
 class _Writer:
     def __init__(self) -> None:
         self.lines: list[str] = []
@@ -49,10 +56,8 @@ class _Writer:
         if isinstance(node, OpaqueNode):
             if node.def_name:
                 self.written_defs[node.def_name] = node
-            lines = node.text.split("\n")
-            pad = INDENT * depth
-            lines = lines[:1] + [pad + line if line.strip() else line for line in lines[1:]]
-            lines[0] = prefix + lines[0]
+            lines = _reindented(node.text, depth)
+            lines[0] = prefix + lines[0][len(INDENT * depth):]
             return lines
         assert isinstance(node, Node)
         out = [f"{prefix}{node.type_name} {{"]
@@ -83,6 +88,8 @@ class _Writer:
                 out.extend(self.mf_lines(spec.type, value, depth + 1, name))
             else:
                 out.append(f"{pad}{name} {ft.format_sf(spec.type, value)}")
+        for name, text in node.unknown_fields:
+            out.extend(_reindented(f"{name} {text}", depth + 1))
         out.append(INDENT * depth + "}")
         # registered after the body: a USE inside its own DEF is never legal
         if node.def_name:

@@ -1,0 +1,99 @@
+"""Real Webots files load as Webots loads them (issue 13, "Real Webots worlds").
+
+USE names the most recent complete DEF, an unknown field is a warning (its
+text is kept and written back), a UTF-8 byte-order mark is accepted.
+"""
+
+from __future__ import annotations
+
+from engine.world import Node, UseNode, format_world, parse_world, read_world
+
+from .conftest import HEADER, WORLDS
+
+
+def _solid(world, def_name: str) -> Node:
+    return next(n for n in world.nodes if n.def_name == def_name)
+
+
+def test_use_names_the_most_recent_complete_def() -> None:
+    # Webots' own sample: Solid DEF BOX2 holds a Box DEF BOX2, boundingObject USE BOX2
+    world = read_world(WORLDS / "asymmetric_friction1.wbt")
+    box2 = _solid(world, "BOX2")
+    bounding = box2.get("boundingObject")
+    assert isinstance(bounding, UseNode)
+    assert bounding.target.type_name == "Box"
+    assert bounding.target.get("size") == (1.7, 1.7, 0.1)
+    assert bounding.target is box2.get("children")[0].get("geometry")
+    plane = _solid(world, "PLANE").get("boundingObject")
+    assert plane.target.type_name == "Plane"
+
+
+def test_asymmetric_friction_world_round_trips() -> None:
+    world = read_world(WORLDS / "asymmetric_friction1.wbt")
+    text = format_world(world)
+    again = parse_world(text)
+    assert world == again
+    assert format_world(again) == text
+
+
+def test_asymmetric_friction_world_builds_a_simulation() -> None:
+    from engine.sim.simulation import Simulation
+
+    sim = Simulation(str(WORLDS / "asymmetric_friction1.wbt"))
+    names = {rec.node.def_name for rec in sim.model.bodies}
+    assert names == {"BOX1"}  # BOX2 and PLANE have no Physics
+    assert sim.step()
+
+
+def test_later_use_sees_the_outer_def_once_complete() -> None:
+    text = HEADER + ("DEF A Transform { children [ DEF A Shape {} USE A ] }\n"
+                     "Transform { children [ USE A ] }\n")
+    world = parse_world(text)
+    outer, user = world.nodes
+    assert outer.get("children")[1].target.type_name == "Shape"
+    assert user.get("children")[0].target is outer
+
+
+def test_unknown_field_is_a_warning_and_is_written_back() -> None:
+    text = HEADER + (
+        "Solid {\n"
+        "  tranlation 0 0 1\n"
+        "  futureList [\n"
+        "    1 2\n"
+        "    3\n"
+        "  ]\n"
+        "  futureNode DEF F Thing {\n"
+        "    a 1\n"
+        "  }\n"
+        "  futureFlag TRUE\n"
+        '  futureText "a" "b"\n'
+        "  name \"kept\"\n"
+        "}\n"
+        "Transform { children [ USE F ] }\n"
+    )
+    world = parse_world(text, "w.wbt")
+    assert world.warnings[0] == ("w.wbt:3:3: unknown field 'tranlation' in Solid "
+                                 "(did you mean 'translation'?) is kept as is")
+    assert len(world.warnings) == 5  # one per unknown field; USE F is opaque, silently
+    solid = world.nodes[0]
+    assert solid.get("name") == "kept"
+    assert solid.get("translation") == (0.0, 0.0, 0.0)
+    assert [name for name, _ in solid.unknown_fields] == [
+        "tranlation", "futureList", "futureNode", "futureFlag", "futureText"]
+    out = format_world(world)
+    assert "  tranlation 0 0 1\n" in out
+    assert "  futureList [\n    1 2\n    3\n  ]\n" in out
+    assert "  futureNode DEF F Thing {\n    a 1\n  }\n" in out
+    assert '  futureText "a" "b"\n' in out
+    again = parse_world(out)
+    assert world == again
+    assert format_world(again) == out
+
+
+def test_utf8_byte_order_mark_is_accepted(tmp_path) -> None:
+    path = tmp_path / "bom.wbt"
+    path.write_bytes(b"\xef\xbb\xbf" + (HEADER + "WorldInfo { basicTimeStep 8 }\n").encode())
+    world = read_world(path)
+    assert world.version == "R2025a"
+    assert world.nodes[0].get("basicTimeStep") == 8.0
+    assert not format_world(world).startswith("\ufeff")
