@@ -69,7 +69,7 @@ class EngineRunner:
     """
 
     def __init__(self, world_path: str, *, bundled_dir=None, env: dict | None = None,
-                 start: bool = True) -> None:
+                 start: bool = True, load_plugin: bool = True) -> None:
         self.world_path = str(world_path)
         self.sim = Simulation(self.world_path)
         self.sim.record_contact_feedback = True
@@ -79,7 +79,8 @@ class EngineRunner:
         self._state_listeners: list[Callable[[str], None]] = []
         self.sim.console.add_listener(self._on_console)
         self.host.error_listeners.append(self._on_plugin_error)
-        self.host.load_world_plugin()
+        if load_plugin:  # False: the user did not trust the world's folder (app.trust)
+            self.host.load_world_plugin()
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._wake = threading.Event()
         self._gui_idle = threading.Event()  # cleared while the GUI paints a frame
