@@ -1,8 +1,9 @@
 """Physics node -> dMass in the Solid's frame (Webots' rules).
 
-- ``inertiaMatrix`` given (2 vectors): ``dMassSetParameters(mass, centre,
-  I11, I22, I33, I12, I13, I23)``; needs ``mass > 0`` (the inertia is about the
-  centre of mass, the centre is ``centerOfMass`` or the origin).
+- ``inertiaMatrix`` given (2 vectors): ``I11 I22 I33, I12 I13 I23`` is the
+  inertia about the centre of mass, in the Solid frame's axes (Webots'
+  Physics documentation); the centre is ``centerOfMass`` or the origin. The
+  dMass is built at the origin and translated there. Needs ``mass > 0``.
 - otherwise the mass comes from the boundingObject's primitives: each
   primitive's dMass at ``density`` (1 when density is -1) is rotated and
   translated into the Solid frame and summed (overlaps ignored); a positive
@@ -39,14 +40,17 @@ def solid_mass(physics, leaves: list[Primitive], label: str, warn) -> ode.dMass:
     if inertia:
         if not mass > 0.0:
             raise BuildError(f"{label}: Physics.inertiaMatrix requires a positive Physics.mass")
-        c = com[0] if com else (0.0, 0.0, 0.0)
         (i11, i22, i33), (i12, i13, i23) = inertia
         try:
-            ode.dMassSetParameters(m, mass, *c, i11, i22, i33, i12, i13, i23)
+            # Webots: inertiaMatrix is about the centre of mass (Solid frame axes),
+            # so it is set at the origin, then moved to centerOfMass (parallel axes)
+            ode.dMassSetParameters(m, mass, 0.0, 0.0, 0.0, i11, i22, i33, i12, i13, i23)
         except ValueError as exc:
             raise BuildError(f"{label}: Physics.inertiaMatrix: {exc}") from None
         if not ode.dMassCheck(m):
             raise BuildError(f"{label}: Physics.inertiaMatrix is not positive definite")
+        if com:
+            ode.dMassTranslate(m, *com[0])
         return m
     if mass > 0.0 and density > 0.0:
         warn(f"{label}: Physics has both 'mass' and 'density'; the 'density' will be ignored")

@@ -5,11 +5,18 @@ Public names::
     from engine.world import read_world, parse_world, write_world, format_world
     from engine.world import World, Node, UseNode, OpaqueNode, Field
     from engine.world import WorldSyntaxError, FieldValueError, StructureError
+    from engine.world import WorldError, WorldReadOnlyError
 
 This package never imports Qt, OpenGL, numba or `engine.ode`.
 """
 
-from engine.world.errors import FieldValueError, StructureError, WorldError, WorldSyntaxError
+from engine.world.errors import (
+    FieldValueError,
+    StructureError,
+    WorldError,
+    WorldReadOnlyError,
+    WorldSyntaxError,
+)
 from engine.world.lookup import tree_equal
 from engine.world.model import (
     DEF_FIELD,
@@ -52,6 +59,7 @@ __all__ = [
     "UseNode",
     "World",
     "WorldError",
+    "WorldReadOnlyError",
     "WorldSyntaxError",
     "allowed_node_types",
     "default_value",

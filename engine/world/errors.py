@@ -34,3 +34,15 @@ class FieldValueError(WorldError, ValueError):
 
 class StructureError(WorldError, ValueError):
     """An illegal edit of the node tree (node already attached, illegal node type, ...)."""
+
+
+class WorldReadOnlyError(WorldError, PermissionError):
+    """Saving would replace a read-only world file; ``path`` names it.
+
+    Callers that asked the user may retry with ``overwrite_read_only=True``.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"'{path}' is read-only (save it under another name, or allow "
+                         f"overwriting read-only files)")

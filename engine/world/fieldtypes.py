@@ -103,12 +103,38 @@ def normalize(type_name: str, value: Any) -> Any:
     return tuple(normalize_sf(sf, v) for v in value)
 
 
+#: Significant digits of the floats written in a world (C's DBL_DIG): every
+#: 15-digit decimal reads back to a double that prints as the same 15 digits,
+#: so a saved value is stable from the second save on (decision 0015).
+FLOAT_DIGITS = 15
+#: A vector component smaller than this fraction of the vector's largest
+#: component is rounding noise and is written as 0 (decision 0015).
+VECTOR_NOISE = 1e-12
+
+
 def format_float(value: float) -> str:
-    """Shortest text that reads back to exactly ``value`` (``1.0`` -> ``1``)."""
-    text = repr(float(value))
-    if text.endswith(".0"):
-        text = text[:-2]
-    return text
+    """Text of a float in a world file: 15 significant digits, trailing zeros and
+    ``.0`` dropped, ``-0`` written ``0`` (``0.1 + 0.2`` -> ``0.3``, ``32.0`` -> ``32``)."""
+    value = float(value)
+    if value == 0.0:
+        return "0"
+    text = f"{value:.{FLOAT_DIGITS}g}"
+    mantissa, sep, exponent = text.partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    if sep:
+        # as Python's repr: 'e-05', 'e+20'
+        sign = exponent[0] if exponent[0] in "+-" else "+"
+        exponent = f"{sign}{int(exponent.lstrip('+-')):02d}"
+    return mantissa + (sep + exponent if sep else "")
+
+
+def format_vector(values: tuple[float, ...]) -> str:
+    """Text of a vector value (SFVec2f, SFVec3f, SFColor, SFRotation): components
+    below `VECTOR_NOISE` times the largest magnitude are written as 0."""
+    largest = max(abs(v) for v in values)
+    return " ".join("0" if abs(v) < VECTOR_NOISE * largest else format_float(v)
+                    for v in values)
 
 
 def format_sf(type_name: str, value: Any) -> str:
@@ -122,7 +148,7 @@ def format_sf(type_name: str, value: Any) -> str:
     if type_name == "SFFloat":
         return format_float(value)
     if type_name in VECTOR_SIZES:
-        return " ".join(format_float(v) for v in value)
+        return format_vector(value)
     if type_name == "SFString":
         return escape_string(value)
     raise ValueError(f"cannot format {type_name} as text")

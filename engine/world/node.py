@@ -18,7 +18,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.world import fieldtypes as ft
 from engine.world.errors import FieldValueError, StructureError
@@ -46,8 +46,16 @@ def check_def_name(name: str) -> None:
                               "digit, be a keyword or contain spaces, dots, quotes or brackets")
 
 
+class SourcePosition(NamedTuple):
+    """Where a parsed node starts in its file (1-based line and column)."""
+
+    line: int
+    column: int
+
+
 class BaseNode:
-    """What every node kind shares: type name, DEF name, parent link, world."""
+    """What every node kind shares: type name, DEF name, parent link, world,
+    and ``source`` (its `SourcePosition` when it was read from a file, else None)."""
 
     is_use = False
     is_opaque = False
@@ -58,6 +66,7 @@ class BaseNode:
         self.parent_field: str | None = None
         self._world: World | None = None
         self._def_name: str | None = None
+        self.source: SourcePosition | None = None
 
     @property
     def spec(self) -> NodeSpec | None:

