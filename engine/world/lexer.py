@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.world.errors import WorldSyntaxError
 
@@ -31,15 +31,22 @@ KEYWORDS = frozenset(
 )
 # characters that may never appear in an identifier
 _NOT_IDENT = set(" \t\r\n\"#',.[\\]{}")
+# separators: white space, commas and byte-order marks
+_SPACE = re.compile("[ \t\r\n,\ufeff]*")
+# a run of identifier characters (the complement of _NOT_IDENT and controls)
+_IDENT = re.compile(r"[^\x00-\x20\"#',.\[\\\]{}]+")
+_SIMPLE_STRING = re.compile(r'"([^"\\\n]*)"')
 _HEADER_RE = re.compile(r"#VRML_SIM (\S+) utf8[ \t]*$")
 _NUMBER_RE = re.compile(
     r"[+-]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
 )
 
 
-@dataclass(frozen=True)
-class Token:
-    """One lexical token; ``offset`` is the index of its first character."""
+class Token(NamedTuple):
+    """One lexical token; ``offset`` is the index of its first character.
+
+    A tuple (cheap to build): the lexer makes one per number of a mesh.
+    """
 
     kind: str
     value: str
@@ -89,19 +96,23 @@ class Lexer:
         return WorldSyntaxError(self.filename, line, column, message)
 
     def tokens(self) -> Iterator[Token]:
-        """Yield every token, ending with one ``eof`` token."""
+        """Yield every token, ending with one ``eof`` token (a generator: the
+        text is tokenized as the parser asks, never held as a token list)."""
         text = self.text
         n = len(text)
         # skip the header line: it is checked by read_header()
         pos = text.find("\n")
         pos = n if pos < 0 else pos + 1
         line, line_start = (2, pos) if pos <= n and "\n" in text[:pos] else (1, 0)
+        space, ident, number = _SPACE.match, _IDENT.match, _NUMBER_RE.match
         while True:
-            while pos < n and (text[pos] in " \t\r\n," or text[pos] == "\ufeff"):
-                if text[pos] == "\n":
-                    line += 1
-                    line_start = pos + 1
-                pos += 1
+            end = space(text, pos).end()
+            if end > pos:
+                breaks = text.count("\n", pos, end)
+                if breaks:
+                    line += breaks
+                    line_start = text.rfind("\n", pos, end) + 1
+                pos = end
             if pos >= n:
                 yield Token("eof", "", line, pos - line_start + 1, n, n)
                 return
@@ -123,19 +134,21 @@ class Lexer:
             elif ch.isdigit() or (
                 ch in "+-." and pos + 1 < n and (text[pos + 1].isdigit() or text[pos + 1] == ".")
             ):
-                match = _NUMBER_RE.match(text, pos)
+                match = number(text, pos)
                 end = match.end() if match else pos + 1
                 if match is None or (end < n and _is_ident_char(text[end]) and text[end] != "."):
-                    while end < n and _is_ident_char(text[end]):
-                        end += 1
+                    end = ident(text, end).end() if end < n else end
                     raise self._error(line, col, f"invalid number '{text[pos:end]}'")
                 if end < n and text[end] == ".":
                     raise self._error(line, col, f"invalid number '{text[pos:end + 1]}'")
                 pos = end
-                yield Token("number", text[start:end], line, col, start, end)
+                # the parser may send (pos, line, line_start) to skip a run of
+                # numbers it read itself (see `number_run`)
+                jump = yield Token("number", text[start:end], line, col, start, end)
+                if jump is not None:
+                    pos, line, line_start = jump
             elif _is_ident_char(ch):
-                while pos < n and _is_ident_char(text[pos]):
-                    pos += 1
+                pos = ident(text, pos).end()
                 word = text[start:pos]
                 kind = "keyword" if word in KEYWORDS else "ident"
                 yield Token(kind, word, line, col, start, pos)
@@ -147,8 +160,11 @@ class Lexer:
     def _string(self, pos: int, line: int, line_start: int) -> tuple[str, int, int, int]:
         """Read a string starting at the quote ``pos``; return value and new state."""
         text = self.text
-        n = len(text)
         self._tline = line
+        simple = _SIMPLE_STRING.match(text, pos)
+        if simple is not None:
+            return simple.group(1), simple.end(), line, line_start
+        n = len(text)
         col = pos - line_start + 1
         start_line = line
         pos += 1
@@ -186,3 +202,27 @@ def escape_string(value: str) -> str:
     """Quote ``value`` as a `.wbt` string literal (inverse of the lexer's unescaping)."""
     body = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{body}"'
+
+
+_FLOAT = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?=[\s,\]#]|$)"
+_INT = r"[+-]?\d+(?=[\s,\]#]|$)"
+
+
+def _run_pattern(number: str, size: int) -> re.Pattern[str]:
+    """Whole groups of ``size`` numbers separated by white space or commas."""
+    group = number + (r"[\s,]+" + number) * (size - 1)
+    return re.compile(f"{group}(?:[\\s,]+{group})*")
+
+
+#: (number kind, group size) -> pattern of a run of whole groups
+RUNS = {("float", size): _run_pattern(_FLOAT, size) for size in (1, 2, 3, 4)}
+RUNS["int", 1] = _run_pattern(_INT, 1)
+
+
+def number_run(text: str, offset: int, kind: str, size: int) -> str:
+    """The longest run of whole ``size``-groups of plain decimal numbers
+    (``kind`` "float" or "int") at ``offset`` (empty if none): the fast path of
+    big MF fields. Hexadecimal numbers, comments and anything unusual end the
+    run; the token path reads the rest."""
+    match = RUNS[kind, size].match(text, offset)
+    return match.group(0) if match else ""

@@ -264,6 +264,19 @@ class Node(BaseNode):
         if world is not None and old != new:
             world._notify_field(self, name, old, new)
 
+    def set_parsed(self, name: str, value: tuple) -> None:
+        """Set numeric MF field ``name`` to a value the parser has already checked
+        and built in canonical form (tuple of ints, floats or float tuples).
+
+        Skips the per-item check of `set`, which dominates loading big meshes;
+        only for nodes not yet in a world (no observers to notify).
+        """
+        spec = self.field_spec(name)
+        if self.world is not None or not ft.is_mf(spec.type) or spec.type == "MFNode":
+            raise StructureError(f"set_parsed is for numeric MF fields of new nodes, not "
+                                 f"'{name}' of {self.label()}")
+        self._values[name] = value
+
     def reset(self, name: str) -> None:
         """Set field ``name`` back to Webots' default."""
         self.set(name, self.field_spec(name).default)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import stat
+from collections.abc import Iterator
 
 from engine.world import fieldtypes as ft
 from engine.world.depth import deep_recursion
 from engine.world.errors import WorldError, WorldSyntaxError
-from engine.world.lexer import Lexer, Token, read_header
+from engine.world.lexer import Lexer, Token, number_run, read_header
 from engine.world.model import ExternProto, World
 from engine.world.node import (
     BaseNode,
@@ -29,15 +31,46 @@ from engine.world.node import (
 from engine.world.schema import FieldSpec, get_spec, use_forbidden
 from engine.world.schema_nodes import ROOT
 
+#: Largest world file read [bytes]: real worlds with big meshes reach tens of MB;
+#: reading costs a small multiple of the size in memory (docs/world-format.md).
+MAX_WORLD_BYTES = 256 * 2**20
+
+#: Deepest node nesting accepted: a hinge chain nests two nodes per link and
+#: chains of a thousand links and more must load (issue 13). The recursive
+#: parser and writer run under `deep_recursion` (about 8 frames per level
+#: within its 40 000); the builder walks the tree iteratively.
+MAX_NESTING = 4000
+
+# single types of the MF fields read by the fast path: (number kind, group size)
+_RUN_KINDS = {"SFFloat": ("float", 1), "SFInt32": ("int", 1), "SFVec2f": ("float", 2),
+              "SFVec3f": ("float", 3), "SFColor": ("float", 3), "SFRotation": ("float", 4)}
+
+_FAST_MF = frozenset("MF" + sf[2:] for sf in _RUN_KINDS)
+
 # words that read as numbers in C (strtod) but are not finite
 _NON_FINITE = frozenset({"nan", "inf", "infinity"})
 
 
 def read_world(path: str | os.PathLike[str]) -> World:
-    """Read and parse the world file at ``path`` (UTF-8)."""
+    """Read and parse the world file at ``path`` (UTF-8).
+
+    Only regular files of at most `MAX_WORLD_BYTES` are read (a `WorldError`
+    naming the file otherwise: ``/dev/zero``, a FIFO or a folder is refused
+    before it is opened).
+    """
     filename = os.fspath(path)
+    info = os.stat(filename)
+    if not stat.S_ISREG(info.st_mode):
+        raise WorldError(f"{filename}: not a regular file (a world is a .wbt text file)")
+    if info.st_size > MAX_WORLD_BYTES:
+        raise WorldError(f"{filename}: the file is {info.st_size / 2**20:.0f} MiB; worlds larger "
+                         f"than {MAX_WORLD_BYTES // 2**20} MiB are refused")
     with open(filename, "rb") as stream:
-        data = stream.read()
+        # never more than the limit, even if the file grows while it is read
+        data = stream.read(MAX_WORLD_BYTES + 1)
+    if len(data) > MAX_WORLD_BYTES:
+        raise WorldError(f"{filename}: worlds larger than {MAX_WORLD_BYTES // 2**20} MiB "
+                         f"are refused")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -68,25 +101,27 @@ class _Parser:
     def __init__(self, text: str, filename: str) -> None:
         self.text = text
         self.filename = filename
-        self.tokens: list[Token] = []
-        self.pos = 0
+        # tokens are read one ahead from the lexer's generator (no token list)
+        self.stream: Iterator[Token] = iter(())
+        self.ahead = Token("eof", "", 1, 1, 0, 0)
         self.defs: dict[str, BaseNode] = {}
         self.opaque_defs: set[str] = set()
         self.open_defs: list[BaseNode] = []
         self.extern_names: set[str] = set()
         self.warnings: list[str] = []
+        self.depth = 0  # nodes being parsed (nesting level)
 
     # ----- token helpers ------------------------------------------------
     def error(self, token: Token, message: str) -> WorldSyntaxError:
         return WorldSyntaxError(self.filename, token.line, token.column, message)
 
     def peek(self) -> Token:
-        return self.tokens[self.pos]
+        return self.ahead
 
     def next(self) -> Token:
-        token = self.tokens[self.pos]
+        token = self.ahead
         if token.kind != "eof":
-            self.pos += 1
+            self.ahead = next(self.stream)
         return token
 
     def expect_punct(self, value: str, what: str) -> Token:
@@ -104,14 +139,16 @@ class _Parser:
     # ----- world --------------------------------------------------------
     def parse(self) -> World:
         version = read_header(self.text, self.filename)
-        tokens = list(Lexer(self.text, self.filename, comments=True).tokens())
+        lexer = Lexer(self.text, self.filename, comments=True)
+        self.stream = lexer.tokens()
         world = World(version)
         # comment lines right after the header are kept as file information
-        for token in tokens:
-            if token.kind != "comment":
-                break
+        token = next(self.stream)
+        while token.kind == "comment":
             world.comments.append(token.value)
-        self.tokens = [t for t in tokens if t.kind != "comment"]
+            token = next(self.stream)
+        lexer.comments = False  # later comments are skipped by the lexer
+        self.ahead = token
         while True:
             token = self.peek()
             if token.kind == "eof":
@@ -148,6 +185,16 @@ class _Parser:
     # ----- nodes --------------------------------------------------------
     def parse_node(self, owner: Node | None, spec: FieldSpec | None) -> BaseNode:
         start = self.next()
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise self.error(start, f"nodes are nested too deeply (more than "
+                                        f"{MAX_NESTING} levels)")
+            return self._parse_node(start, owner, spec)
+        finally:
+            self.depth -= 1
+
+    def _parse_node(self, start: Token, owner: Node | None, spec: FieldSpec | None) -> BaseNode:
         if start.kind == "keyword" and start.value == "USE":
             return self.parse_use(start, owner, spec)
         def_name = None
@@ -343,6 +390,9 @@ class _Parser:
                                         f"{node.type_name}")
             seen.add(token.value)
             value = self.parse_value(node, spec, token)
+            if spec.type in _FAST_MF:
+                node.set_parsed(spec.name, value)  # items already checked
+                continue
             try:
                 node.set(spec.name, value)
             except WorldError as exc:
@@ -367,7 +417,7 @@ class _Parser:
         if not (token.kind == "punct" and token.value == "["):
             return (self.parse_sf(node, spec, sf, name),)
         self.next()
-        items = []
+        items = self.fast_numbers(sf) if self.peek().kind == "number" else []
         while True:
             token = self.peek()
             if token.kind == "punct" and token.value == "]":
@@ -377,6 +427,38 @@ class _Parser:
                 raise self.error(token, f"unexpected end of file: '[' of field '{spec.name}' "
                                         f"at line {name.line} is never closed")
             items.append(self.parse_sf(node, spec, sf, name))
+
+    def fast_numbers(self, sf: str) -> list:
+        """Items of a numeric MF field read as one run of text (big meshes): the
+        values, with the lexer moved past them; [] when the run is empty or
+        holds a value the token path must report (non-finite, out of range)."""
+        if sf not in _RUN_KINDS:
+            return []
+        kind, size = _RUN_KINDS[sf]
+        first = self.ahead
+        chunk = number_run(self.text, first.offset, kind, size)
+        if not chunk:
+            return []
+        words = chunk.replace(",", " ").split()
+        if kind == "int":
+            values: list = [int(w) for w in words]
+            if not all(ft.INT32_MIN <= v <= ft.INT32_MAX for v in values):
+                return []
+        else:
+            values = [float(w) for w in words]
+            if not all(map(math.isfinite, values)):
+                return []
+        end = first.offset + len(chunk)
+        line, line_start = first.line, first.offset - first.column + 1
+        breaks = chunk.count("\n")
+        if breaks:
+            line += breaks
+            line_start = first.offset + chunk.rfind("\n") + 1
+        self.ahead = self.stream.send((end, line, line_start))
+        if size == 1:
+            return values
+        # consecutive groups of `size` floats, as tuples
+        return list(zip(*[iter(values)] * size, strict=True))
 
     def parse_sf(self, node: Node, spec: FieldSpec, sf: str, name: Token) -> object:
         if sf == "SFNode":

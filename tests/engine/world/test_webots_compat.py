@@ -6,6 +6,8 @@ text is kept and written back), a UTF-8 byte-order mark is accepted.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from engine.world import Node, UseNode, format_world, parse_world, read_world
@@ -106,3 +108,28 @@ def test_utf8_byte_order_mark_is_accepted(tmp_path) -> None:
     assert world.version == "R2025a"
     assert world.nodes[0].get("basicTimeStep") == 8.0
     assert not format_world(world).startswith("\ufeff")
+
+
+def test_non_regular_files_are_refused_by_name(tmp_path) -> None:
+    from engine.world import WorldError
+
+    fifo = tmp_path / "pipe.wbt"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo), str(tmp_path)):
+        with pytest.raises(WorldError, match=r"not a regular file") as info:
+            read_world(path)
+        assert str(info.value).startswith(path + ":")
+
+
+def test_files_above_the_size_limit_are_refused(tmp_path, monkeypatch) -> None:
+    from engine.world import WorldError
+    from engine.world import parser as parser_module
+
+    path = tmp_path / "big.wbt"
+    path.write_text(HEADER + "WorldInfo {}\n" + "# padding\n" * 20)
+    monkeypatch.setattr(parser_module, "MAX_WORLD_BYTES", 100)
+    with pytest.raises(WorldError, match=r"larger than 0 MiB are refused") as info:
+        read_world(path)
+    assert str(info.value).startswith(str(path) + ":")
+    monkeypatch.setattr(parser_module, "MAX_WORLD_BYTES", 1000)
+    assert read_world(path).nodes[0].type_name == "WorldInfo"
