@@ -17,6 +17,10 @@ from engine.ode.bodystore import BodyStore
 from engine.ode.errors import ODEError
 from engine.ode.jointstore import JointStore
 
+#: largest dWorldSetQuickStepNumIterations accepted (ODE takes any int; 1e9
+#: iterations make one step run for hours, 1e300 does not fit the solver's counter)
+MAX_QUICKSTEP_ITERATIONS = 100_000
+
 
 class AutoDisableParams:
     """Auto-disable settings (thresholds in m/s and rad/s; time in s)."""
@@ -127,10 +131,12 @@ def dWorldGetCFM(w: World) -> float:
 
 
 def dWorldSetQuickStepNumIterations(w: World, num: int) -> None:
-    """Set the number of SOR iterations of dWorldQuickStep (default 20)."""
+    """Set the number of SOR iterations of dWorldQuickStep (default 20, at
+    most `MAX_QUICKSTEP_ITERATIONS`: more would make one step run for minutes)."""
     n = checks.integer(num, "dWorldSetQuickStepNumIterations", "num")
-    if n < 0:
-        raise ODEError("dWorldSetQuickStepNumIterations", "num", f"must be >= 0, got {n}")
+    if not 0 <= n <= MAX_QUICKSTEP_ITERATIONS:
+        raise ODEError("dWorldSetQuickStepNumIterations", "num",
+                       f"must be in [0, {MAX_QUICKSTEP_ITERATIONS}], got {n}")
     world_of(w, "dWorldSetQuickStepNumIterations").qs_iterations = n
 
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from engine import ode
+from engine.sim.errors import BuildError, located
 from engine.sim.geometry import (
-    BuildError,
     GeomSet,
     collect_primitives,
     create_geoms,
@@ -122,12 +123,27 @@ class Model:
 def build(world: World, warn) -> Model:
     """Create the ODE world, bodies, geoms and joints of ``world``.
 
-    ``warn(text)`` receives warnings; errors raise `BuildError` naming the node.
+    ``warn(text)`` receives warnings; errors raise `BuildError` naming the
+    world file, the node (with its line and column) and the field.
     """
-    settings = read_world_info(world.world_info, warn)
+    filename = world.filename
+    with located(world.world_info, filename, "WorldInfo"):
+        settings = read_world_info(world.world_info, warn)
     w = ode.dWorldCreate()
-    settings.apply(w)
     space = ode.dSimpleSpaceCreate(None)
+    try:
+        with located(world.world_info, filename, "WorldInfo"):
+            settings.apply(w)
+        return _populate(world, settings, w, space, warn)
+    except BaseException:
+        ode.dSpaceDestroy(space)
+        ode.dWorldDestroy(w)
+        raise
+
+
+def _populate(world: World, settings, w, space, warn) -> Model:
+    """Bodies, geoms and joints of ``world`` in ODE world ``w`` and ``space``."""
+    filename = world.filename
     ode.dSpaceSetCleanup(space, 1)
     solids: list[SolidRecord] = []
     joint_sites: list[tuple] = []
@@ -138,56 +154,86 @@ def build(world: World, warn) -> Model:
     _assign_owners(solids, warn)
     for rec in solids:
         bo = rec.node.get("boundingObject")
-        prim = collect_primitives(bo, rec.label, warn) if bo is not None else None
-        if prim is not None:
-            rec.geoms = create_geoms(prim, space, rec.label, base_dir, warn)
-            _map_geoms(model, rec)
+        with located(rec.node, filename, rec.label, "boundingObject"):
+            prim = collect_primitives(bo, rec.label, warn) if bo is not None else None
+            if prim is not None:
+                rec.geoms = create_geoms(prim, space, rec.label, base_dir, warn)
+                _map_geoms(model, rec)
     for rec in solids:
         if rec.owner is rec:
-            _create_body(model, rec, warn)
+            with located(rec.node, filename, rec.label):
+                _create_body(model, rec, warn)
     for rec in solids:
-        if rec.owner is not None:
-            rec.body_offset = rec.owner.body_frame.inverse().compose(rec.frame)
-        for leaf in rec.geoms.leaves:
-            place_geom(leaf.geom, rec.frame.compose(leaf.frame), rec.ode_body,
-                       rec.owner.body_frame if rec.owner else None)
-            if ode.dGeomGetClass(leaf.geom) == ode.dPlaneClass and rec.owner is not None:
-                raise BuildError(f"{rec.label}: a Plane boundingObject needs a Solid without "
-                                 "Physics (planes are static in ODE)")
+        with located(rec.node, filename, rec.label):
+            _place_geoms(rec)
     for node, frame, parent in joint_sites:
-        _make_joint(model, node, frame, parent, warn)
+        with located(node, filename):
+            _make_joint(model, node, frame, parent, warn)
     return model
+
+
+def _place_geoms(rec: SolidRecord) -> None:
+    """Fix the Solid's offset in its body and put its geoms in place."""
+    if rec.owner is not None:
+        rec.body_offset = rec.owner.body_frame.inverse().compose(rec.frame)
+    for leaf in rec.geoms.leaves:
+        place_geom(leaf.geom, rec.frame.compose(leaf.frame), rec.ode_body,
+                   rec.owner.body_frame if rec.owner else None)
+        if ode.dGeomGetClass(leaf.geom) == ode.dPlaneClass and rec.owner is not None:
+            raise BuildError(f"{rec.label}: a Plane boundingObject needs a Solid without "
+                             "Physics (planes are static in ODE)", leaf.node)
+
+
+class _Visit(NamedTuple):
+    """A node still to walk: ``frame`` is the world frame its fields are in,
+    ``parent_rel`` the same frame relative to the closest Solid ancestor."""
+
+    node: object
+    frame: Frame
+    parent: SolidRecord | None
+    parent_rel: Frame
+    via_joint: bool
 
 
 def _walk(node, frame: Frame, parent: SolidRecord | None, parent_rel: Frame, via_joint: bool,
           solids: list, joint_sites: list) -> None:
-    """Pre-order walk: ``frame`` is the world frame the node's fields are in,
-    ``parent_rel`` the same frame relative to the closest Solid ancestor."""
+    """Pre-order walk collecting Solid records and joint sites, with an
+    explicit stack (a hinge chain nests two nodes per link, any length)."""
+    stack = [_Visit(node, frame, parent, parent_rel, via_joint)]
+    while stack:
+        visit = stack.pop()
+        # children pushed in reverse: popped (visited) in field order
+        stack.extend(reversed(_visit(visit, solids, joint_sites)))
+
+
+def _visit(v: _Visit, solids: list, joint_sites: list) -> list[_Visit]:
+    """Record ``v.node`` (a Solid or a joint site); the nodes to walk under it."""
+    node = v.node
     if node is None or node.is_opaque or node.is_use:
-        return
+        return []
     if node.is_a("Solid"):
         local = Frame.from_fields(node.get("translation"), node.get("rotation"))
-        rec = SolidRecord(node, frame.compose(local), parent, parent_rel, via_joint)
+        rec = SolidRecord(node, v.frame.compose(local), v.parent, v.parent_rel, v.via_joint)
+        parent = v.parent
         rec.robot = parent.robot if parent and parent.robot else (
             rec if node.type_name == "Robot" else None)
         solids.append(rec)
-        for child in node.get("children"):
-            _walk(child, rec.frame, rec, Frame.identity(), False, solids, joint_sites)
-        return
+        return [_Visit(child, rec.frame, rec, Frame.identity(), False)
+                for child in node.get("children")]
     if is_joint_type(node.type_name):
-        joint_sites.append((node, frame, parent))
+        joint_sites.append((node, v.frame, v.parent))
         end = node.get("endPoint")
         if end is not None and not end.is_opaque and end.type_name != "SolidReference":
-            _walk(end, frame, parent, parent_rel, True, solids, joint_sites)
-        return
+            return [_Visit(end, v.frame, v.parent, v.parent_rel, True)]
+        return []
     if node.type_name in ("Pose", "Transform"):
         local = Frame.from_fields(node.get("translation"), node.get("rotation"))
-        for child in node.get("children"):
-            _walk(child, frame.compose(local), parent, parent_rel.compose(local), via_joint,
-                  solids, joint_sites)
-    elif node.type_name == "Group":
-        for child in node.get("children"):
-            _walk(child, frame, parent, parent_rel, via_joint, solids, joint_sites)
+        return [_Visit(child, v.frame.compose(local), v.parent, v.parent_rel.compose(local),
+                       v.via_joint) for child in node.get("children")]
+    if node.type_name == "Group":
+        return [_Visit(child, v.frame, v.parent, v.parent_rel, v.via_joint)
+                for child in node.get("children")]
+    return []
 
 
 def _assign_owners(solids: list[SolidRecord], warn) -> None:

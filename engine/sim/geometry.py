@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
+from engine.sim.errors import BuildError, located
 from engine.sim.meshes import MeshError, load_mesh
 from engine.sim.poses import Frame
 from engine.world import Node
@@ -32,8 +33,11 @@ from engine.world import Node
 _HEIGHTFIELD_R = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
 
 
-class BuildError(ValueError):
-    """A world that cannot be simulated; the message names the node and field."""
+#: smallest and largest shape dimension [m] built (radius, height, box side,
+#: grid spacing); also the largest |coordinate| of mesh points and grid heights.
+#: Outside, ODE's mass and collision maths under- or overflows (decision 0014).
+MIN_SIZE = 1e-6
+MAX_SIZE = 1e6
 
 
 @dataclass
@@ -107,7 +111,8 @@ def _create(prim: Primitive, space, label, base_dir, warn, leaves: list) -> obje
         for child in prim.children:
             _create(child, sub, label, base_dir, warn, leaves)
         return sub
-    geom = _make_geom(prim, space, label, base_dir)
+    with located(prim.node, None, label, prim.node.type_name):
+        geom = _make_geom(prim, space, label, base_dir)
     if geom is not None:
         prim.geom = geom
         leaves.append(prim)
@@ -115,10 +120,21 @@ def _create(prim: Primitive, space, label, base_dir, warn, leaves: list) -> obje
 
 
 def _positive(node: Node, name: str, label: str, value=None) -> float:
+    """A dimension [m] in [MIN_SIZE, MAX_SIZE], or BuildError naming node and field."""
     v = node.get(name) if value is None else value
     if not v > 0.0:
-        raise BuildError(f"{label}: {node.type_name}.{name} must be positive, got {v}")
+        raise BuildError(f"{label}: {node.type_name}.{name} must be positive, got {v}", node)
+    if not MIN_SIZE <= v <= MAX_SIZE:
+        raise BuildError(f"{label}: {node.type_name}.{name} {v:g} is outside the supported "
+                         f"range [{MIN_SIZE:g}, {MAX_SIZE:g}] m", node)
     return float(v)
+
+
+def _within_range(values: np.ndarray, node: Node, name: str, label: str) -> None:
+    """BuildError unless every |value| of ``values`` [m] is at most MAX_SIZE."""
+    if values.size and not float(np.abs(values).max()) <= MAX_SIZE:
+        raise BuildError(f"{label}: {node.type_name}.{name} holds a value beyond "
+                         f"{MAX_SIZE:g} m in magnitude", node)
 
 
 def _make_geom(prim: Primitive, space, label: str, base_dir: str):
@@ -154,6 +170,7 @@ def _ifs_mesh(node: Node, label: str) -> tuple[np.ndarray, np.ndarray]:
     if coord is None or not coord.get("point"):
         raise BuildError(f"{label}: IndexedFaceSet.coord has no points")
     verts = np.array(coord.get("point"), dtype=np.float64)
+    _within_range(verts, coord, "point", label)
     tris: list[tuple[int, int, int]] = []
     face: list[int] = []
     for i in list(node.get("coordIndex")) + [-1]:
@@ -182,6 +199,7 @@ def _file_mesh(node: Node, label: str, base_dir: str) -> tuple[np.ndarray, np.nd
         verts, tris = load_mesh(path)
     except MeshError as exc:
         raise BuildError(f"{label}: Mesh.url: {exc}") from None
+    _within_range(np.asarray(verts), node, "url (mesh points)", label)
     if not node.get("ccw"):
         tris = tris[:, ::-1].copy()
     return verts, tris
@@ -200,6 +218,8 @@ def _heightfield(prim: Primitive, space, label: str):
     dy = _positive(node, "ySpacing", label)
     width, depth = (nx - 1) * dx, (ny - 1) * dy
     grid = np.array(heights[: nx * ny], dtype=np.float64).reshape(ny, nx)
+    _within_range(grid, node, "height", label)
+    _within_range(np.array([width, depth]), node, "xSpacing/ySpacing (grid size)", label)
     # ODE sample (x, k) lies at ElevationGrid row j = ny - 1 - k (its z axis is -y here)
     data = grid[::-1].reshape(-1).copy()
     hf_data = ode.dGeomHeightfieldDataCreate()

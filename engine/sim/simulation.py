@@ -30,6 +30,7 @@ from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
 from engine.sim.contacts import ContactHandler, ContactPoint
 from engine.sim.poses import Frame, matrices_to_axis_angles
+from engine.sim.step_errors import STEP_FAILURES, step_failure_message
 from engine.world import World, read_world
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
@@ -117,9 +118,23 @@ class Simulation:
 
     # ----------------------------------------------------------------- step
     def step(self) -> bool:
-        """Advance one basicTimeStep; False (and nothing done) when paused."""
+        """Advance one basicTimeStep; False (and nothing done) when paused.
+
+        An engine failure during the step (`STEP_FAILURES`: a division by
+        zero, an overflow, memory, an ODEError) pauses the simulation with a
+        message naming the world file and, when found, the Solid at fault."""
         if self.paused:
             return False
+        try:
+            return self._step()
+        except STEP_FAILURES as exc:
+            self.paused = True
+            self.pause_message = step_failure_message(self.model, self.world.filename,
+                                                      self.time_ms, exc)
+            self.console.warn(self.pause_message)
+            return False
+
+    def _step(self) -> bool:
         _call(self.before_step)
         for joint in self.model.joints:
             if joint.explicit_springs:

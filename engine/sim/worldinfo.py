@@ -2,9 +2,9 @@
 
 gravity (a magnitude along -up: -Z in ENU, -Y in NUE and EUN), ERP (reset to
 0.2 outside [0, 1]), CFM (reset to 1e-5 when <= 0), basicTimeStep [ms]
-(reset to 32 when <= 0), auto-disable (physicsDisableTime [s] > 0 turns it
-on, auto-disable steps 0, linear/angular thresholds [m/s, rad/s]),
-defaultDamping (per second, converted per step: 1 - (1 - d)^(dt)),
+(reset to 32 when <= 0; below `MIN_TIME_STEP` a BuildError), auto-disable
+(physicsDisableTime [s] > 0 turns it on, auto-disable steps 0, linear/angular
+thresholds [m/s, rad/s]), defaultDamping (per second, converted per step: 1 - (1 - d)^(dt)),
 randomSeed (dRandSetSeed; -1 = time based), contactProperties, stepper.
 """
 
@@ -14,7 +14,10 @@ import time
 from dataclasses import dataclass, field
 
 from engine import ode
+from engine.sim.errors import BuildError
 
+#: smallest basicTimeStep [ms] built: 1 µs (one simulated second = 1e6 steps).
+MIN_TIME_STEP = 0.001
 _UP = {"ENU": (0.0, 0.0, 1.0), "NUE": (0.0, 1.0, 0.0), "EUN": (0.0, 1.0, 0.0)}
 
 
@@ -77,6 +80,9 @@ def read_world_info(info, warn) -> WorldSettings:
     if s.basic_time_step <= 0.0:
         warn(f"WorldInfo.basicTimeStep {s.basic_time_step} must be positive; using 32")
         s.basic_time_step = 32.0
+    elif s.basic_time_step < MIN_TIME_STEP:
+        raise BuildError(f"WorldInfo.basicTimeStep {s.basic_time_step:g} ms is below the "
+                         f"minimum {MIN_TIME_STEP:g} ms (a run would never end)", info)
     s.disable_time = float(info.get("physicsDisableTime"))
     s.disable_linear = float(info.get("physicsDisableLinearThreshold"))
     s.disable_angular = float(info.get("physicsDisableAngularThreshold"))

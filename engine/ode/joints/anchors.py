@@ -8,9 +8,12 @@ setAxes, getAnchor, getAnchor2, getAxis and getAxis2 do.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from engine.ode.errors import ODEError
+from engine.ode.rotation import safe_normalize3
 
 
 def _frame(joint, slot: int):
@@ -33,17 +36,41 @@ def set_anchors(joint, p: np.ndarray, off1: int, off2: int) -> None:
 
 
 def unit(axis: np.ndarray, function: str, argument: str = "x, y, z") -> np.ndarray:
+    """``axis`` (3,) divided by its length; ODEError naming ``function`` and
+    ``argument`` for the zero vector.
+
+    When the squared length over- or underflows (a component beyond ~1e154
+    or all below ~1e-162) the length is inf or 0 and the plain division
+    would store zeros or NaN: the largest component is divided out first
+    instead, as ODE's dSafeNormalize3. Other vectors take the plain path
+    unchanged (same bits as before).
+    """
     n = float(np.linalg.norm(axis))
-    if n == 0:
-        raise ODEError(function, argument, "the axis must not be the zero vector")
+    if n == 0.0 or math.isinf(n):
+        return _rescaled_unit(axis, function, argument)
     return axis / n
+
+
+def _rescaled_unit(axis: np.ndarray, function: str, argument: str) -> np.ndarray:
+    out = np.array(axis, dtype=np.float64)
+    if not safe_normalize3(out):
+        raise ODEError(function, argument, "the axis must not be the zero vector")
+    return out
+
+
+def _as_stored(axis: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The world axis a joint without body 1 keeps: ``axis`` as given (ODE),
+    or its unit ``u`` when its squared length does not fit a double."""
+    n = float(np.linalg.norm(axis))
+    return u if n == 0.0 or math.isinf(n) else axis
 
 
 def set_axes(joint, axis: np.ndarray, off1: int | None, off2: int | None,
              function: str) -> None:
     """Store world direction ``axis`` (normalized) in body 0 / body 1 frames.
 
-    As ODE, the body-1 slot of a joint with no body 1 keeps the axis as given.
+    As ODE, the body-1 slot of a joint with no body 1 keeps the axis as given
+    (its unit when the squared length does not fit a double, see `unit`).
     """
     f0 = _frame(joint, 0)
     if f0 is None:
@@ -54,7 +81,7 @@ def set_axes(joint, axis: np.ndarray, off1: int | None, off2: int | None,
         d[off1:off1 + 3] = f0[1].T @ u
     if off2 is not None:
         f1 = _frame(joint, 1)
-        d[off2:off2 + 3] = axis if f1 is None else f1[1].T @ u
+        d[off2:off2 + 3] = _as_stored(axis, u) if f1 is None else f1[1].T @ u
 
 
 def get_anchor1(joint, off: int) -> np.ndarray:

@@ -21,6 +21,7 @@ from numba import njit
 from engine.ode import checks
 from engine.ode.constants import dJointTypeLMotor
 from engine.ode.errors import ODEError
+from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_R
 from engine.ode.joints.limot import LM_FMAX, add_limot
@@ -121,11 +122,9 @@ def dJointSetLMotorAxis(j, anum: int, rel: int, x: float, y: float, z: float) ->
         if b < 0:
             raise ODEError(fn, "rel", "a body-relative axis needs the joint attached to a body")
         v = joint.world.bodies.R[b].T @ v
-    n = float(np.linalg.norm(v))
-    if n == 0:
-        raise ODEError(fn, "x, y, z", "the axis must not be the zero vector")
+    u = unit(v, fn)
     joint.di[I_REL + a] = mode
-    joint.d[AXES + 3 * a:AXES + 3 * a + 3] = v / n
+    joint.d[AXES + 3 * a:AXES + 3 * a + 3] = u
 
 
 def dJointGetLMotorAxis(j, anum: int) -> np.ndarray:

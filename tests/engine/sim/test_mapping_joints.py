@@ -184,3 +184,23 @@ def test_explicit_spring_rest_is_at_position_zero() -> None:
     for _ in range(3000):
         sim.step()
     assert rec.position() == pytest.approx(0.0, abs=1e-4)
+
+
+def _chain_text(links: int) -> str:
+    """A base Solid and ``links`` hinge links nested one in the other (0.1 m apart)."""
+    link = ("HingeJoint { jointParameters HingeJointParameters { axis 0 1 0 anchor 0 0 -0.1 } "
+            "endPoint Solid { translation 0 0 -0.1 children [\n")
+    tail = ("] boundingObject Sphere { radius 0.02 } "
+            "physics Physics { density -1 mass 0.1 } } }\n")
+    return "DEF BASE Solid { children [\n" + link * links + tail * links + "] }"
+
+
+def test_a_thousand_link_hinge_chain_builds_and_steps() -> None:
+    """Chains longer than 123 links were refused as "nodes are nested too deeply"."""
+    sim = make_sim(_chain_text(1000), 'stepper "quickstep" basicTimeStep 4')
+    assert len(sim.model.joints) == 1000 and len(sim.model.bodies) == 1000
+    # the walk keeps pre-order: link k sits k * 0.1 m below the base
+    z = [rec.frame.t[2] for rec in sim.model.solids]
+    assert np.allclose(z, -0.1 * np.arange(1001))
+    for _ in range(3):
+        assert sim.step(), sim.pause_message
