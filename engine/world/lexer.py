@@ -203,26 +203,3 @@ def escape_string(value: str) -> str:
     body = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{body}"'
 
-
-_FLOAT = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?=[\s,\]#]|$)"
-_INT = r"[+-]?\d+(?=[\s,\]#]|$)"
-
-
-def _run_pattern(number: str, size: int) -> re.Pattern[str]:
-    """Whole groups of ``size`` numbers separated by white space or commas."""
-    group = number + (r"[\s,]+" + number) * (size - 1)
-    return re.compile(f"{group}(?:[\\s,]+{group})*")
-
-
-#: (number kind, group size) -> pattern of a run of whole groups
-RUNS = {("float", size): _run_pattern(_FLOAT, size) for size in (1, 2, 3, 4)}
-RUNS["int", 1] = _run_pattern(_INT, 1)
-
-
-def number_run(text: str, offset: int, kind: str, size: int) -> str:
-    """The longest run of whole ``size``-groups of plain decimal numbers
-    (``kind`` "float" or "int") at ``offset`` (empty if none): the fast path of
-    big MF fields. Hexadecimal numbers, comments and anything unusual end the
-    run; the token path reads the rest."""
-    match = RUNS[kind, size].match(text, offset)
-    return match.group(0) if match else ""

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from engine.world import fieldtypes as ft
 from engine.world.depth import deep_recursion
 from engine.world.errors import WorldError, WorldSyntaxError
-from engine.world.lexer import Lexer, Token, number_run, read_header
+from engine.world.lexer import Lexer, Token, read_header
 from engine.world.model import ExternProto, World
 from engine.world.node import (
     BaseNode,
@@ -28,6 +28,7 @@ from engine.world.node import (
     UseNode,
     check_def_name,
 )
+from engine.world.number_runs import RUN_KINDS, read_run
 from engine.world.schema import FieldSpec, get_spec, use_forbidden
 from engine.world.schema_nodes import ROOT
 
@@ -41,11 +42,7 @@ MAX_WORLD_BYTES = 256 * 2**20
 #: within its 40 000); the builder walks the tree iteratively.
 MAX_NESTING = 4000
 
-# single types of the MF fields read by the fast path: (number kind, group size)
-_RUN_KINDS = {"SFFloat": ("float", 1), "SFInt32": ("int", 1), "SFVec2f": ("float", 2),
-              "SFVec3f": ("float", 3), "SFColor": ("float", 3), "SFRotation": ("float", 4)}
-
-_FAST_MF = frozenset("MF" + sf[2:] for sf in _RUN_KINDS)
+_FAST_MF = frozenset("MF" + sf[2:] for sf in RUN_KINDS)
 
 # words that read as numbers in C (strtod) but are not finite
 _NON_FINITE = frozenset({"nan", "inf", "infinity"})
@@ -429,36 +426,13 @@ class _Parser:
             items.append(self.parse_sf(node, spec, sf, name))
 
     def fast_numbers(self, sf: str) -> list:
-        """Items of a numeric MF field read as one run of text (big meshes): the
-        values, with the lexer moved past them; [] when the run is empty or
-        holds a value the token path must report (non-finite, out of range)."""
-        if sf not in _RUN_KINDS:
+        """Items of a numeric MF field read as one run of text (big meshes), the
+        lexer moved past them; [] when `number_runs.read_run` declines."""
+        run = read_run(self.text, self.ahead, sf)
+        if run is None:
             return []
-        kind, size = _RUN_KINDS[sf]
-        first = self.ahead
-        chunk = number_run(self.text, first.offset, kind, size)
-        if not chunk:
-            return []
-        words = chunk.replace(",", " ").split()
-        if kind == "int":
-            values: list = [int(w) for w in words]
-            if not all(ft.INT32_MIN <= v <= ft.INT32_MAX for v in values):
-                return []
-        else:
-            values = [float(w) for w in words]
-            if not all(map(math.isfinite, values)):
-                return []
-        end = first.offset + len(chunk)
-        line, line_start = first.line, first.offset - first.column + 1
-        breaks = chunk.count("\n")
-        if breaks:
-            line += breaks
-            line_start = first.offset + chunk.rfind("\n") + 1
-        self.ahead = self.stream.send((end, line, line_start))
-        if size == 1:
-            return values
-        # consecutive groups of `size` floats, as tuples
-        return list(zip(*[iter(values)] * size, strict=True))
+        self.ahead = self.stream.send(run.resume)
+        return run.values
 
     def parse_sf(self, node: Node, spec: FieldSpec, sf: str, name: Token) -> object:
         if sf == "SFNode":
