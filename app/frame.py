@@ -102,7 +102,9 @@ class Frame:
     ``(position (3,), rotation (3, 3))``; ``pose_nodes`` (S,), ``pose_t``
     (S, 3) [m] and ``pose_R`` (S, 3, 3) hold the same poses as arrays, in the
     model's Solid order (``pose_nodes`` is the same tuple object for every
-    frame of one model, so readers can cache an index per tuple);
+    frame of one model, so readers can cache an index per tuple); ``pose_v``
+    (S, 3) [m/s] is the linear velocity of each Solid's origin (its body's
+    velocity at that point; zero for static Solids);
     ``colliding`` holds the Solids whose boundingObject a plugin's collide
     callback marked with 2 in the last step;
     ``speed`` is simulated time / wall time over the last second; ``mode`` is
@@ -117,6 +119,7 @@ class Frame:
     pose_nodes: tuple[Node, ...] = ()
     pose_t: np.ndarray | None = None
     pose_R: np.ndarray | None = None
+    pose_v: np.ndarray | None = None
     contacts: ContactSet = NO_CONTACTS
     colliding: frozenset[Node] = frozenset()
     paused: bool = True
@@ -226,19 +229,22 @@ class _PoseTable:
                 return False
         return True
 
-    def poses(self, sim) -> tuple[dict[Node, Pose], np.ndarray, np.ndarray]:
+    def poses(self, sim) -> tuple[dict[Node, Pose], np.ndarray, np.ndarray, np.ndarray]:
         """World pose of every Solid, in the model's order: as a dict of frozen
-        (3,)/(3, 3) arrays, and as read-only arrays t (S, 3), R (S, 3, 3)."""
+        (3,)/(3, 3) arrays, and as read-only arrays t (S, 3), R (S, 3, 3); and
+        the velocity of each Solid's origin v (S, 3) [m/s] (zero when static)."""
         t_all, R_all = self.static_t.copy(), self.static_R.copy()
+        v_all = np.zeros_like(t_all)
         if self.moving:
             t_all[self.moving], R_all[self.moving] = self._moving_poses(sim)
-        t_all.setflags(write=False)
-        R_all.setflags(write=False)
+            v_all[self.moving] = self._moving_velocities(sim, t_all[self.moving])
+        for a in (t_all, R_all, v_all):
+            a.setflags(write=False)
         out: dict[Node, Pose] = {}
         for i, node in enumerate(self.nodes):
             pose = self.static.get(i)
             out[node] = pose if pose is not None else (t_all[i], R_all[i])
-        return out, t_all, R_all
+        return out, t_all, R_all, v_all
 
     def _moving_poses(self, sim) -> tuple[np.ndarray, np.ndarray]:
         """t (m, 3) and R (m, 3, 3) of the moving Solids (``self.moving`` order)."""
@@ -251,6 +257,16 @@ class _PoseTable:
         R = Rb @ self.off_R                             # (m, 3, 3)
         t = (Rb @ self.off_t)[:, :, 0] + store.pos[self.index]  # (m, 3)
         return t, R
+
+    def _moving_velocities(self, sim, t: np.ndarray) -> np.ndarray:
+        """v (m, 3) [m/s] of the moving Solids' origins ``t`` (m, 3) (``self.moving`` order)."""
+        if not self.same_store:
+            return np.array([ode.dBodyGetPointVel(self.bodies[i], *t[k])
+                             for k, i in enumerate(self.moving)], np.float64).reshape(-1, 3)
+        store = self.store_owner.bodies
+        # rigid body: v(p) = v_com + w x (p - com)
+        return store.lvel[self.index] + np.cross(store.avel[self.index],
+                                                 t - store.pos[self.index])
 
     def node_of_record(self, rec) -> Node | None:
         """The Solid node of a record (None for None)."""
@@ -278,10 +294,10 @@ def frame_from_simulation(sim, *, mode: str, running: bool, speed: float) -> Fra
     (`_PoseTable`); the moving Solids' poses are computed as arrays."""
     table = _table_of(sim)
     paused = bool(sim.paused) or not running
-    poses, pose_t, pose_R = table.poses(sim)
+    poses, pose_t, pose_R, pose_v = table.poses(sim)
     return Frame(time_ms=float(sim.time_ms), steps=int(sim.steps),
                  poses=MappingProxyType(poses), pose_nodes=table.nodes, pose_t=pose_t,
-                 pose_R=pose_R, contacts=_contact_set(sim, table),
+                 pose_R=pose_R, pose_v=pose_v, contacts=_contact_set(sim, table),
                  colliding=_colliding(sim, table), paused=paused,
                  pause_message=str(sim.pause_message), speed=float(speed),
                  running=bool(running) and not sim.paused,

@@ -13,6 +13,15 @@ and ``contacts`` (objects with ``force`` ((3,) or None), ``solid1``,
 finite difference of successive positions (nothing for the first frame).
 ``force`` is the force on ``solid1``; ``solid2`` gets ``-force`` (as ODE's
 joint feedback f1 / f2), so the total is the magnitude of the vector sum.
+The app's frames give the velocities as arrays instead: ``pose_v`` (S, 3)
+[m/s] in the order of ``pose_nodes`` (the velocity of each Solid's origin,
+from its body), so a position edited between two frames (a teleport) is not
+plotted as a velocity spike.
+
+Autoscale follows the data but never shows a y span narrower than the
+plot's `MIN_SPAN` or `MIN_REL_SPAN` times the largest value plotted: a
+steady signal with rounding noise (1e-14) is drawn flat. Another world
+(`forget_solids`) puts the axes back to their initial range and autoscale.
 
 History is bounded to the last ``history_s`` seconds; a frame earlier than
 the last one (reset, reload) restarts the history. Curves are redrawn at
@@ -39,10 +48,20 @@ from PySide6.QtWidgets import (
 
 #: Minimum milliseconds between two redraws (about 30 Hz).
 REDRAW_MS = 33
-#: Curve names (keys of `PlotsDock.curves`) and their pens.
 #: Combo-box data of the "(none)" entry (a None item data upsets PySide's refcounts).
 _NO_SOLID = -1
+#: Curve names (keys of `PlotsDock.curves`) and their pens.
 _PENS = {"x": "r", "y": "g", "z": "b", "vx": "r", "vy": "g", "vz": "b", "force": "m"}
+#: Narrowest y span shown by each plot (m, m/s, N) ...
+MIN_SPAN = {"position": 1e-3, "velocity": 1e-3, "force": 1e-2}
+#: ... and relative to the largest |value| plotted (doubles carry ~1e-16).
+MIN_REL_SPAN = 1e-4
+#: The axes' range before any data (time s, value), as after opening a world.
+INITIAL_RANGE = ((0.0, 1.0), (0.0, 1.0))
+
+
+_PLOT_OF = {"x": "position", "y": "position", "z": "position", "vx": "velocity",
+            "vy": "velocity", "vz": "velocity", "force": "force"}
 
 
 class Contact(Protocol):
@@ -93,8 +112,18 @@ def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
     return float(np.linalg.norm(total))
 
 
-def given_velocity(frame: Any, node: Any) -> np.ndarray | None:
-    """The frame's linear velocity of ``node`` (3,), None when not given."""
+def given_velocity(frame: Any, node: Any, index: Mapping[Any, int] | None = None
+                   ) -> np.ndarray | None:
+    """The frame's linear velocity of ``node`` (3,) [m/s], None when not given:
+    from ``frame.pose_v`` (S, 3) at ``node``'s row in ``frame.pose_nodes``
+    (``index`` maps nodes to rows when the caller has it), else from
+    ``frame.velocities``."""
+    pose_v = getattr(frame, "pose_v", None)
+    if pose_v is not None:
+        if index is None:
+            index = {n: i for i, n in enumerate(frame.pose_nodes)}
+        row = index.get(node)
+        return None if row is None else np.asarray(pose_v[row], dtype=float).reshape(3)
     velocities = getattr(frame, "velocities", None)
     if not velocities or node not in velocities:
         return None
@@ -117,6 +146,7 @@ class PlotsDock(QDockWidget):
         self._last: tuple[float, np.ndarray] | None = None  # (t, pos) of the selected solid
         self._known: list[Any] = []
         self._known_ids: dict[int, int] = {}  # id(node) -> index in _known
+        self._rows_of: tuple[tuple, dict] = ((), {})  # (pose_nodes, node -> row)
         self._dirty = False
 
         self.combo = QComboBox()
@@ -136,6 +166,9 @@ class PlotsDock(QDockWidget):
         for row, (key, label, names) in enumerate(specs):
             plot = self.layout_widget.addPlot(row=row, col=0)
             plot.setLabel("left", label)
+            plot.setRange(xRange=INITIAL_RANGE[0], yRange=INITIAL_RANGE[1], padding=0)
+            plot.enableAutoRange()
+            plot.setLimits(minYRange=MIN_SPAN[key])
             plot.showGrid(x=True, y=True, alpha=0.3)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)
@@ -184,7 +217,7 @@ class PlotsDock(QDockWidget):
         if self._last is not None and t < self._last[0]:
             self.clear()  # time went back: reset or reload
         pos = np.asarray(frame.poses[node][0], dtype=float).reshape(3)
-        vel = given_velocity(frame, node)
+        vel = given_velocity(frame, node, self._row_index(frame))
         if vel is None:
             if self._last is None:
                 vel = np.full(3, np.nan)
@@ -204,13 +237,20 @@ class PlotsDock(QDockWidget):
         self._dirty = True
 
     def forget_solids(self) -> None:
-        """A new world: forget the known Solids and the selection."""
+        """A new world: forget the known Solids and the selection; the curves
+        empty and the axes go back to their initial range, autoscaled."""
         self._known.clear()
         self._known_ids.clear()
+        self._rows_of = ((), {})
         self.combo.clear()
         self.combo.addItem("(none)", _NO_SOLID)
         self.solid = None
         self.clear()
+        self.redraw()
+        for key, plot in self.plots.items():
+            plot.setLimits(minYRange=MIN_SPAN[key])
+            plot.setRange(xRange=INITIAL_RANGE[0], yRange=INITIAL_RANGE[1], padding=0)
+            plot.enableAutoRange()
 
     # ----------------------------------------------------------- output
     def data(self) -> np.ndarray:
@@ -224,10 +264,17 @@ class PlotsDock(QDockWidget):
         self._dirty = False
         table = self.data()
         t = table[:, 0]
+        peaks = dict.fromkeys(self.plots, 0.0)
         for column, name in enumerate(("x", "y", "z", "vx", "vy", "vz", "force"), start=1):
             y = table[:, column]
             ok = np.isfinite(y)
             self.curves[name].setData(t[ok], y[ok])
+            key = _PLOT_OF[name]
+            if ok.any():
+                peaks[key] = max(peaks[key], float(np.abs(y[ok]).max()))
+        for key, plot in self.plots.items():
+            # the narrowest span autoscale may zoom to: noise below it is drawn flat
+            plot.setLimits(minYRange=max(MIN_SPAN[key], MIN_REL_SPAN * peaks[key]))
 
     @property
     def is_dirty(self) -> bool:
@@ -238,6 +285,15 @@ class PlotsDock(QDockWidget):
     def _tick(self) -> None:
         if self._dirty and self.isVisible():
             self.redraw()
+
+    def _row_index(self, frame: Any) -> dict | None:
+        """Node -> row of ``frame.pose_nodes`` (kept while the tuple is the same)."""
+        nodes = getattr(frame, "pose_nodes", None)
+        if nodes is None:
+            return None
+        if self._rows_of[0] is not nodes:
+            self._rows_of = (nodes, {n: i for i, n in enumerate(nodes)})
+        return self._rows_of[1]
 
     def _remember(self, nodes: Iterable[Any]) -> None:
         for node in nodes:

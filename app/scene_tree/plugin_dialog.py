@@ -3,8 +3,11 @@
 Lists ``list_plugins(world_path)`` ("<none>" first, then the plugin folders of
 the world's project, the bundled plugins and ODEON_PLUGIN_PATH). Double-click
 or OK accepts; the Edit button emits ``edit_requested(name)`` so the main
-window opens the plugin source. `select_physics_plugin` runs the dialog and
-sets the field through the controller (undoable).
+window opens the plugin source. The scene tree panel's ``select_plugin`` runs
+the dialog and sets the field through the controller (undoable). The engine
+applies that edit at once (`engine.sim.edits`, kind "plugin"): the current
+plugin's cleanup runs, the chosen one is imported and initialised, and the
+simulation carries on from its current state; the prompt says so.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from PySide6.QtWidgets import (
 from engine.plugins.discovery import NO_PLUGIN, list_plugins
 
 TITLE = "Physics plugins choice"
-PROMPT = ("Please select a plugin from the list "
-          "(takes effect only after you save and reload the world)")
+PROMPT = ("Please select a plugin from the list.\n"
+          "The change applies at once: the current plugin is cleaned up and the\n"
+          "chosen one is loaded and initialised; the simulation carries on from\n"
+          "where it is (Edit > Undo goes back).")
 
 
 class PluginSelectDialog(QDialog):

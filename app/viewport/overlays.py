@@ -83,11 +83,16 @@ def contact_lines(contacts: Iterable[Any], show_points: bool, show_forces: bool,
 
 
 class Trails:
-    """Recent world positions of selected Solids (at most ``length`` points each)."""
+    """Recent world positions of selected Solids (at most ``length`` points each).
+
+    Simulated time going back (Reset, a reloaded world) starts the paths again:
+    a trail never joins two runs.
+    """
 
     def __init__(self, length: int = 2000) -> None:
         self.length = length
         self.paths: dict[Any, deque] = {}
+        self.last_time_ms: float | None = None  # simulated time of the last record
 
     def set_solids(self, nodes: Sequence[Any]) -> None:
         """Track exactly ``nodes`` (kept paths of nodes still tracked stay)."""
@@ -97,9 +102,15 @@ class Trails:
         """Forget every recorded point."""
         for p in self.paths.values():
             p.clear()
+        self.last_time_ms = None
 
-    def record(self, positions: dict[Any, np.ndarray]) -> None:
-        """Append each tracked Solid's position if it moved."""
+    def record(self, positions: dict[Any, np.ndarray], time_ms: float | None = None) -> None:
+        """Append each tracked Solid's position (3,) [m] if it moved; a ``time_ms``
+        earlier than the last one recorded clears the paths first."""
+        if time_ms is not None:
+            if self.last_time_ms is not None and time_ms < self.last_time_ms:
+                self.clear()
+            self.last_time_ms = float(time_ms)
         for node, path in self.paths.items():
             p = positions.get(node)
             if p is not None and (not path or np.any(np.abs(path[-1] - p) > 1e-6)):

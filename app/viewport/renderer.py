@@ -153,7 +153,7 @@ class ViewportRenderer:
         if self.trails.paths:
             poses = getattr(frame, "poses", {}) or {}
             self.trails.record({n: np.asarray(poses[n][0]) for n in self.trails.paths
-                                if n in poses})
+                                if n in poses}, getattr(frame, "time_ms", None))
         self._frame_dirty = self._overlays_dirty = True
         self._changed()
 
@@ -171,6 +171,12 @@ class ViewportRenderer:
     def set_trail_solids(self, nodes: Sequence[Any]) -> None:
         """Record and draw the trajectories of these Solid Nodes."""
         self.trails.set_solids(list(nodes))
+        self._overlays_dirty = True
+        self._changed()
+
+    def clear_trails(self) -> None:
+        """Forget the recorded trail points (the tracked Solids stay tracked)."""
+        self.trails.clear()
         self._overlays_dirty = True
         self._changed()
 

@@ -75,6 +75,10 @@ class RendererFacade:
         """Record and draw the trajectories of these Solid Nodes."""
         self.renderer.set_trail_solids(nodes)
 
+    def clear_trails(self) -> None:
+        """Forget the recorded trail points (see `ViewportRenderer.clear_trails`)."""
+        self.renderer.clear_trails()
+
 
 class ViewportWidget(RendererFacade, QWidget):
     """The 3D view of a world.

@@ -66,6 +66,17 @@ class ContactBatch:
         return fb
 
 
+def stored_feedback(joint) -> dJointFeedback:
+    """A dJointFeedback with the forces (f1, t1, f2, t2) [N, N·m] the last world
+    step applied through ``joint``, read from its world's joint store (zeros when
+    it had no rows): the force of a contact joint a plugin made without giving
+    it a dJointFeedback. Call after the step, before the joint's group is emptied."""
+    row = joint.world.joints.feedback[joint.index]
+    fb = dJointFeedback()
+    fb.f1, fb.t1, fb.f2, fb.t2 = (row[k:k + 3].copy() for k in (0, 3, 6, 9))
+    return fb
+
+
 class SurfaceRows:
     """Contact-joint surface values per (Surface, swapped), computed once.
 
