@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -53,6 +53,8 @@ from engine.world import WorldError, write_world
 
 #: The world opened when none is given.
 DEFAULT_WORLD = Path(__file__).resolve().parents[1] / "resources" / "worlds" / "default.wbt"
+#: The app's own icons (those Qt's standard set lacks).
+ICONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "icons"
 
 AskUnsaved = Callable[[str], str]
 Confirm = Callable[[str, str], bool]
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
         self.bridge: RunnerBridge | None = None
         self.world_path: str | None = None
         self.editor: PluginEditor | None = None
+        self._shown_pause_message = ""  # the engine's pause message on the status bar
         self.viewport = ViewportWidget(self)
         self.setCentralWidget(self.viewport)
         self.tree = SceneTreeDock(self)
@@ -181,10 +184,12 @@ class MainWindow(QMainWindow):
         sp = QStyle.StandardPixmap
         icons = {"open": sp.SP_DialogOpenButton, "save": sp.SP_DialogSaveButton,
                  "reload": sp.SP_BrowserReload, "reset": sp.SP_MediaSkipBackward,
-                 "step": sp.SP_ArrowRight, "pause": sp.SP_MediaPause,
-                 "realtime": sp.SP_MediaPlay, "fast": sp.SP_MediaSeekForward}
+                 "pause": sp.SP_MediaPause, "realtime": sp.SP_MediaPlay,
+                 "fast": sp.SP_MediaSeekForward}
         for name, pixmap in icons.items():
             a[name].setIcon(self.style().standardIcon(pixmap))
+        # no standard "one step" icon: the arrow one looks like Run's play triangle
+        a["step"].setIcon(QIcon(str(ICONS_DIR / "step.svg")))
         self.toolbar = self.addToolBar("Simulation")
         self.toolbar.setObjectName("SimulationToolBar")
         self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
@@ -327,6 +332,7 @@ class MainWindow(QMainWindow):
         if self.runner:
             self.runner.reset()
             self.plots.clear()
+            self.viewport.clear_trails()
 
     # ------------------------------------------------------------ plugins
     def plugin_source(self) -> Path | None:
@@ -408,8 +414,19 @@ class MainWindow(QMainWindow):
         self.time_label.setText(format_time(frame.time_ms))
         self.speed_label.setText(format_speed(frame.speed, frame.running))
         self.mode_label.setText(frame.mode)
-        if frame.pause_message:
-            self.statusBar().showMessage(frame.pause_message)
+        self._show_pause_message(frame.pause_message)
+
+    def _show_pause_message(self, message: str) -> None:
+        """The status bar mirrors why the engine is paused: the message shows while
+        the frame has it and goes when the engine clears it (plugin reloaded, Reset,
+        Step or Run on, another world); a message of someone else stays."""
+        bar = self.statusBar()
+        if message and message != self._shown_pause_message:
+            bar.showMessage(message)
+        elif not message and self._shown_pause_message \
+                and bar.currentMessage() == self._shown_pause_message:
+            bar.clearMessage()
+        self._shown_pause_message = message
 
     def _edit_applied(self, _edit, visual: bool) -> None:
         if visual and self.runner is not None:
