@@ -152,11 +152,22 @@ def _contact_set(sim, table: _PoseTable) -> ContactSet:
         rec1 = list(rec1) + [cp.solid1 for cp in plugin_points]
         rec2 = list(rec2) + [cp.solid2 for cp in plugin_points]
     pos, normal, depth, force = (np.concatenate(a) for a in zip(*parts, strict=True))
+    # the joint feedback's f1 acts on the joint's first body; a contact between a
+    # static Solid 1 and a body is attached (None, body): f1 is on Solid 2's body,
+    # so the force on Solid 1 is -f1 (ODE's reversed joint)
+    force[_reversed(rec1, rec2)] *= -1.0
     node_of = table.node_of_record
     plugin = np.arange(len(depth)) >= n_default
     return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
                       tuple(node_of(r) for r in rec1), tuple(node_of(r) for r in rec2),
                       plugin)
+
+
+def _reversed(rec1: Sequence, rec2: Sequence) -> np.ndarray:
+    """(m,) bool: contacts whose Solid 1 is static and Solid 2 has a body."""
+    return np.fromiter((r1 is not None and r1.ode_body is None and r2 is not None
+                        and r2.ode_body is not None for r1, r2 in zip(rec1, rec2, strict=True)),
+                       bool, len(rec1))
 
 
 def _colliding(sim, table: _PoseTable) -> frozenset[Node]:

@@ -11,6 +11,7 @@ Run under xvfb (see docs/app.md).
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 
 from app.frame import frame_from_simulation
+from app.main_window import MainWindow
 from app.plots_dock import INITIAL_RANGE, MIN_SPAN, PlotsDock, contact_force_on
 from app.scene_tree.plugin_dialog import PROMPT, PluginSelectDialog
 from app.viewport.overlays import TRAIL_COLORS, Trails
@@ -243,13 +245,20 @@ def test_status_bar_mirrors_the_pause_message(make_window) -> None:
     assert bar.currentMessage() == "saved"
 
 
+def _trusting() -> dict:
+    """The window's answer to "run this folder's plugin?" (where it asks): yes."""
+    asks = "ask_trust" in inspect.signature(MainWindow).parameters
+    return {"ask_trust": lambda _question: True} if asks else {}
+
+
 def test_plugin_failure_message_leaves_after_the_fix_and_reset(qtbot, make_window,
                                                               tmp_path) -> None:
     world_path = make_project(tmp_path)
     text = world_path.read_text().replace('physics "flying_robot"', 'physics "boom"')
     world_path.write_text(text)
     source = _write_plugin(world_path, "raise RuntimeError('boom in step')")
-    window = make_window(str(world_path))
+    window = make_window(str(world_path), **_trusting())
+    assert window.runner.host.name == "boom"
     bar = window.statusBar()
     window.step()
     qtbot.waitUntil(lambda: "boom in step" in bar.currentMessage(), timeout=60000)
@@ -333,3 +342,25 @@ def test_contact_force_plot_counts_the_contacts_a_plugin_made(tmp_path) -> None:
     assert f.contacts.plugin.any() and f.contacts.has_force[f.contacts.plugin].all()
     assert contact_force_on(box, f.contacts) == pytest.approx(2.0 * 9.81, rel=0.02)
     host.close()
+
+
+def test_the_force_on_a_static_solid_1_is_the_reaction() -> None:
+    """ODE's f1 acts on the joint's first body: a (static, body) contact is
+    attached (None, body), so f1 is the force on Solid 2. The box below gets
+    +5 N up from both contacts (it got +5 - 5 = 0 N when the floor was Solid 1)."""
+    from types import SimpleNamespace
+
+    from app.frame import _contact_set
+
+    floor_node, box_node = object(), object()
+    floor = SimpleNamespace(ode_body=None, node=floor_node)
+    box = SimpleNamespace(ode_body=object(), node=box_node)
+    f1 = np.array([[0.0, 0.0, 5.0], [0.0, 0.0, 5.0]])  # on the first body: the box
+    sim = SimpleNamespace(
+        contact_arrays=lambda: (np.zeros((2, 3)), np.tile([0.0, 0.0, 1.0], (2, 1)),
+                                np.zeros(2), f1.copy(), [box, floor], [floor, box]),
+        plugin_contacts=[])
+    contacts = _contact_set(sim, SimpleNamespace(node_of_record=lambda r: r.node))
+    assert contact_force_on(box_node, contacts) == pytest.approx(10.0)
+    assert contact_force_on(floor_node, contacts) == pytest.approx(10.0)
+    assert contacts.force[1] == pytest.approx([0.0, 0.0, -5.0])  # on the floor: down
