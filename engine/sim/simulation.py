@@ -28,6 +28,7 @@ from engine import ode
 from engine.sim import state as snapshots
 from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
+from engine.sim.contact_batch import stored_feedback
 from engine.sim.contacts import ContactHandler, ContactPoint
 from engine.sim.poses import Frame, matrices_to_axis_angles
 from engine.sim.step_errors import STEP_FAILURES, step_failure_message
@@ -331,9 +332,11 @@ class Simulation:
 
 def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
     """The contact joints a plugin made in ``group`` this step, as `ContactPoint`s
-    (Solid records from the geoms, else from the bodies; feedback when the
-    plugin set one). ODE has no getter for a contact joint's point: the
-    joint handle's ``position``/``normal``/``depth`` (Odeon extension) read it."""
+    (Solid records from the geoms, else from the bodies; the plugin's
+    dJointFeedback, else the forces read from the joint store, so a contact
+    the plugin made without one still has its force). ODE has no getter for a
+    contact joint's point: the joint handle's ``position``/``normal``/``depth``
+    (Odeon extension) read it."""
     by_body = {id(r.body): r for r in model.bodies}
     out = []
     for joint in getattr(group, "joints", ()):
@@ -347,7 +350,8 @@ def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
                 rec = by_body.get(id(body)) if body is not None else None
             recs.append(rec)
         out.append(ContactPoint(joint.position, joint.normal, joint.depth, recs[0], recs[1],
-                                joint.feedback))
+                                joint.feedback if joint.feedback is not None
+                                else stored_feedback(joint)))
     return out
 
 
