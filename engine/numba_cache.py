@@ -11,6 +11,11 @@ Setting ``ODEON_NUMBA_CACHE_CHECK=0`` skips the check (numba's per-file
 validation still applies): useful while several people edit different engine
 files, each with their own ``NUMBA_CACHE_DIR``, at the risk of stale code for
 cross-file calls (delete your cache directory when in doubt).
+
+`watch_compiles(callback)` reports every kernel numba compiles (a cache miss:
+minutes in all on an empty cache, the first time a world steps) as a
+`CompileEvent`, so the app and ``odeon run`` can say what is being prepared.
+Kernels loaded from the cache report nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +23,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import NamedTuple
 
 ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 STAMP_NAME = "odeon-engine-sources.sha256"
@@ -69,3 +78,68 @@ def invalidate_if_stale() -> bool:
     except OSError:
         pass
     return removed
+
+
+class CompileEvent(NamedTuple):
+    """One step of numba compiling engine kernels (cache misses only).
+
+    ``kernel`` is the kernel's qualified name, ``started``/``finished`` count
+    the compilations begun/ended since the watch began (a kernel compiles the
+    kernels it calls inside its own compilation), ``busy`` is False once no
+    compilation is in progress any more."""
+
+    kernel: str
+    started: int
+    finished: int
+    busy: bool
+
+
+CompileCallback = Callable[[CompileEvent], None]
+
+
+def _kernel_name(data: dict | None) -> str:
+    dispatcher = (data or {}).get("dispatcher")
+    func = getattr(dispatcher, "py_func", None)
+    return getattr(func, "__qualname__", None) or str(dispatcher)
+
+
+def _make_listener(callback: CompileCallback):
+    """A numba event listener counting compilations and calling ``callback``
+    (in the compiling thread) at each start and end."""
+    from numba.core import event
+
+    class _Listener(event.Listener):
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+            self.started = self.finished = self.depth = 0
+
+        def on_start(self, ev) -> None:
+            with self.lock:
+                self.started += 1
+                self.depth += 1
+                report = CompileEvent(_kernel_name(ev.data), self.started, self.finished, True)
+            callback(report)
+
+        def on_end(self, ev) -> None:
+            with self.lock:
+                self.finished += 1
+                self.depth = max(self.depth - 1, 0)
+                report = CompileEvent(_kernel_name(ev.data), self.started, self.finished,
+                                      self.depth > 0)
+            callback(report)
+
+    return _Listener()
+
+
+@contextmanager
+def watch_compiles(callback: CompileCallback) -> Iterator[None]:
+    """Call ``callback(CompileEvent)`` for every numba compilation (any thread)
+    inside the block; the callback runs in the compiling thread."""
+    from numba.core import event
+
+    listener = _make_listener(callback)
+    event.register("numba:compile", listener)
+    try:
+        yield
+    finally:
+        event.unregister("numba:compile", listener)

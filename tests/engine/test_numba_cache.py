@@ -31,3 +31,31 @@ def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
     (cache / "kernel.nbi").write_text("fresh")
     assert numba_cache.invalidate_if_stale() is False
     assert (cache / "kernel.nbi").exists()
+
+
+def test_watch_compiles_reports_each_kernel_compiled_inside_the_block():
+    import numba
+
+    @numba.njit(cache=False)
+    def inner(x):
+        return x + 1.0
+
+    @numba.njit(cache=False)
+    def outer(x):
+        return inner(x) * 2.0
+
+    reports: list[numba_cache.CompileEvent] = []
+    with numba_cache.watch_compiles(reports.append):
+        assert outer(1.0) == 4.0
+        assert outer(2.0) == 6.0  # compiled already: nothing reported
+    names = [r.kernel.rsplit(".", 1)[-1] for r in reports]
+    assert names == ["outer", "inner", "inner", "outer"]  # inner compiles inside outer
+    assert [r.busy for r in reports] == [True, True, True, False]
+    assert reports[-1].started == reports[-1].finished == 2
+
+    @numba.njit(cache=False)
+    def later(x):
+        return x
+
+    later(1.0)  # outside the block: not reported
+    assert len(reports) == 4
