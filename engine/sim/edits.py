@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.detlinalg import dot
 from engine.sim.joints import AxisParams, JointRecord, configure_axis
 from engine.sim.mass import solid_mass, transformed
 from engine.sim.poses import Frame
@@ -80,12 +81,21 @@ class EditResult:
         return self.kind == REBUILD
 
 
-def apply_edit(sim, node, field: str, value: Any) -> EditResult:
-    """``node.set(field, value)`` then `apply_field_change`."""
+#: ``apply_edit(..., baseline=SAME)``: the reset baseline takes the new value.
+SAME: Any = object()
+
+
+def apply_edit(sim, node, field: str, value: Any, baseline: Any = SAME) -> EditResult:
+    """``node.set(field, value)`` then `apply_field_change`.
+
+    The edit is the user's: ``sim.baseline`` (what Reset returns to and Save
+    writes, decision 0016) takes ``value`` too, or ``baseline`` when given
+    (an undo restoring the value the baseline had before the edit)."""
     node.set(field, value)
+    sim.baseline.set(node, field, value if baseline is SAME else baseline)
     result = apply_field_change(sim, node, field)
-    if result.kind == LIVE:
-        sim.mark_modified()  # a reset must build the loaded world again
+    if result.kind != NONE:
+        sim.mark_modified()  # a reset must build the edited world again
     return result
 
 
@@ -194,7 +204,7 @@ def _move_solid(sim, node) -> bool:
 def _place_static(geom, frame: Frame) -> None:
     if ode.dGeomGetClass(geom) == ode.dPlaneClass:
         n = frame.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], float(n @ frame.t))
+        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame.t))
         return
     ode.dGeomSetPosition(geom, *frame.t)
     ode.dGeomSetRotation(geom, frame.R)

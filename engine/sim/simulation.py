@@ -25,7 +25,9 @@ from collections.abc import Callable
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.detlinalg import matmul
 from engine.sim import state as snapshots
+from engine.sim.baseline import Baseline
 from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
 from engine.sim.contact_batch import stored_feedback
@@ -59,6 +61,8 @@ class Simulation:
         self.record_contact_feedback = False
         self._modified = False
         self._setup()
+        #: the loaded field values (reload of an in-memory world)
+        self._loaded = Baseline.capture(self.world)
 
     # ------------------------------------------------------------- building
     def _setup(self) -> None:
@@ -77,7 +81,8 @@ class Simulation:
         self.pause_message = ""
         self.steps = 0
         self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
-        self._initial_fields = _field_values(self.world)
+        #: what reset returns to and save writes: loaded values + user edits
+        self.baseline = Baseline.capture(self.world)
         self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
 
     @property
@@ -219,8 +224,8 @@ class Simulation:
         Rb = store.R[rows]
         off_R = np.stack([rec.body_offset.R for rec in moving])
         off_t = np.stack([rec.body_offset.t for rec in moving])
-        world_R = Rb @ off_R
-        world_t = np.einsum("kij,kj->ki", Rb, off_t) + store.pos[rows]
+        world_R = matmul(Rb, off_R)
+        world_t = matmul(Rb, off_t[:, :, None])[:, :, 0] + store.pos[rows]
         where = {id(rec): k for k, rec in enumerate(moving)}
         ref_R = np.tile(np.eye(3), (len(moving), 1, 1))  # identity for the rows skipped
         ref_t = np.zeros_like(world_t)
@@ -240,8 +245,8 @@ class Simulation:
             ref_R[k] = ref.R
             ref_t[k] = ref.t
         ref_Rt = ref_R.transpose(0, 2, 1)
-        local_t = np.einsum("kij,kj->ki", ref_Rt, world_t - ref_t)
-        local_rot = matrices_to_axis_angles(ref_Rt @ world_R)
+        local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0]
+        local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R))
         for k in np.flatnonzero(keep).tolist():
             node = moving[k].node
             node.set("translation", tuple(local_t[k].tolist()))
@@ -264,18 +269,19 @@ class Simulation:
 
     def reset(self) -> None:
         """Everything back to its initial state: ``before_reset`` (plugin cleanup),
-        node fields, bodies, joints, RNG and time, then ``after_reset`` (plugin init).
-        ODE handles stay the same objects unless the world was edited while
-        running (`mark_modified`): then it is built again from its loaded fields."""
+        node fields (the `baseline`: loaded values plus the user's edits), bodies,
+        joints, RNG and time, then ``after_reset`` (plugin init). ODE handles stay
+        the same objects unless the world was edited (`mark_modified`): then it
+        is built again from the baseline fields."""
         _call(self.before_reset)
-        if self._modified:  # edited while running: build the loaded world again
-            _restore_fields(self._initial_fields)
+        if self._modified:  # edited: build the edited world again
+            self.baseline.restore()
             self.model.destroy()
             self._setup()
             self._modified = False
         else:
             self.load_state(self._initial_state)
-            _restore_fields(self._initial_fields)
+            self.baseline.restore()
         self.steps = 0
         self.plugin_contacts = []
         self._handler.contacts = []
@@ -303,15 +309,16 @@ class Simulation:
         """Build the ODE objects again from the *current* fields (an edit that
         cannot be applied live), keeping the time and step count: ``before_reset``
         (plugin cleanup), rebuild, ``after_reset`` (plugin init). Bodies start
-        at rest at their current poses. A later `reset` still goes back to the
-        world as loaded."""
+        at rest at their current poses. A later `reset` goes back to the
+        baseline, which now also holds the fields of inserted nodes."""
         _call(self.before_reset)
-        initial_fields = self._initial_fields
+        baseline = self.baseline
         initial_state = self._initial_state
         time_ms, steps = self.time_ms, self.steps
         self.model.destroy()
         self._setup()
-        self._initial_fields = initial_fields
+        self.baseline = baseline
+        baseline.add_new_nodes(self.world)
         self._initial_state = initial_state
         self._modified = True
         self.time_ms, self.steps = time_ms, steps
@@ -325,9 +332,10 @@ class Simulation:
         if self._path is not None:
             self.world = read_world(self._path)
         else:
-            _restore_fields(self._initial_fields)
+            self._loaded.restore()
         self._modified = False
         self._setup()
+        self._loaded = Baseline.capture(self.world)
 
 
 def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
@@ -358,22 +366,3 @@ def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
 def _call(hook: Hook) -> None:
     if hook is not None:
         hook()
-
-
-def _field_values(world: World) -> list[tuple]:
-    """(node, field, value) of every non-node field, to restore on reset."""
-    out = []
-    for node in world.iter_nodes():
-        if node.is_use or node.is_opaque:
-            continue
-        for name, spec in node.spec.fields.items():
-            if not spec.type.endswith("Node"):
-                out.append((node, name, node.get(name)))
-    return out
-
-
-def _restore_fields(values: list[tuple]) -> None:
-    for node, name, value in values:
-        if node.get(name) != value:
-            node.set(name, value)
-

@@ -8,7 +8,8 @@ import numpy as np
 
 from engine import ode
 from engine.sim.edits import apply_edit
-from tests.engine.sim.helpers import make_sim
+from engine.world import parse_world
+from tests.engine.sim.helpers import make_sim, world_text
 
 FLOOR = "DEF FLOOR Solid { boundingObject Plane { } } "
 BOX = ("DEF BOX Solid { translation 0 0 0.1 boundingObject DEF BOXG Box { size 0.2 0.2 0.2 } "
@@ -199,15 +200,66 @@ def test_structural_edit_needs_a_rebuild() -> None:
     assert apply_edit(sim, box, "boundingObject", None).needs_rebuild
 
 
-def test_reset_after_live_edits_restores_the_loaded_world() -> None:
+def test_reset_goes_back_to_the_edited_world_not_the_loaded_one() -> None:
+    """Edits made mid-run are part of the world reset returns to (decision 0016)."""
     sim = make_sim(FLOOR + BOX, NO_SLEEP)
     sim.run(0.2)
-    start = None
     apply_edit(sim, sim.world.world_info, "gravity", 1.0)
     apply_edit(sim, sim.world.find_solid_by_def("BOX"), "translation", (0.0, 0.0, 3.0))
+    sim.run(0.2)  # the box falls from z = 3: the simulation's motion
     sim.reset()
-    start = ode.dBodyGetPosition(sim.body_from_def("BOX"))
-    assert np.allclose(start, [0.0, 0.0, 0.1])
+    assert np.allclose(ode.dBodyGetPosition(sim.body_from_def("BOX")), [0.0, 0.0, 3.0])
+    assert sim.world.find_solid_by_def("BOX").get("translation") == (0.0, 0.0, 3.0)
     assert sim.time_ms == 0.0
-    assert np.allclose(ode.dWorldGetGravity(sim.model.ode_world), [0, 0, -9.81])
-    assert sim.world.world_info.get("gravity") == 9.81
+    assert np.allclose(ode.dWorldGetGravity(sim.model.ode_world), [0, 0, -1.0])
+    assert sim.world.world_info.get("gravity") == 1.0
+
+
+def test_an_edit_at_time_zero_survives_run_and_reset() -> None:
+    sim = make_sim(FLOOR + BOX, NO_SLEEP)
+    box = sim.world.find_solid_by_def("BOX")
+    apply_edit(sim, box, "translation", (0.5, 0.0, 1.0))
+    sim.run(0.3)
+    assert box.get("translation")[2] < 0.9  # it fell
+    assert sim.baseline.value(box, "translation") == (0.5, 0.0, 1.0)
+    sim.reset()
+    assert box.get("translation") == (0.5, 0.0, 1.0)
+    assert np.allclose(ode.dBodyGetPosition(sim.body_from_def("BOX")), [0.5, 0.0, 1.0])
+
+
+def test_an_undo_can_give_the_baseline_its_old_value_back() -> None:
+    sim = make_sim(FLOOR + BOX, NO_SLEEP)
+    box = sim.world.find_solid_by_def("BOX")
+    sim.run(0.2)
+    moved = box.get("translation")
+    apply_edit(sim, box, "translation", (0.0, 0.0, 2.0))
+    apply_edit(sim, box, "translation", moved, baseline=(0.0, 0.0, 0.1))  # the undo
+    assert box.get("translation") == moved
+    sim.reset()
+    assert box.get("translation") == (0.0, 0.0, 0.1)
+
+
+def test_baseline_applied_shows_the_edits_without_the_motion() -> None:
+    sim = make_sim(FLOOR + BOX, NO_SLEEP)
+    box = sim.world.find_solid_by_def("BOX")
+    apply_edit(sim, box, "translation", (0.0, 0.0, 1.0))
+    sim.run(0.3)
+    fallen = box.get("translation")
+    with sim.baseline.applied():
+        assert box.get("translation") == (0.0, 0.0, 1.0)
+    assert box.get("translation") == fallen
+
+
+def test_reset_keeps_a_node_inserted_mid_run_at_its_inserted_pose() -> None:
+    sim = make_sim(FLOOR, NO_SLEEP)
+    sim.run(0.1)
+    ball = parse_world(world_text("DEF BALL Solid { translation 0 0 2 boundingObject Sphere "
+                                  "{ radius 0.1 } physics Physics { } }")).nodes[-1]
+    ball_copy = ball.copy()  # detached
+    sim.world.add_node(ball_copy, len(sim.world.nodes))
+    sim.rebuild()
+    sim.run(0.3)
+    assert ball_copy.get("translation")[2] < 1.9
+    sim.reset()
+    assert ball_copy.get("translation") == (0.0, 0.0, 2.0)
+    assert np.allclose(ode.dBodyGetPosition(sim.body_from_def("BALL")), [0.0, 0.0, 2.0])
