@@ -12,12 +12,16 @@ the search does not go on):
    separated): ``F/<name>/``. ``F`` plays the role of a ``plugins/physics``
    folder.
 
-``"<none>"`` and the empty string mean "no plugin".
+``"<none>"`` and the empty string mean "no plugin". Any other name must be a
+name, ``[A-Za-z0-9_-]+`` (as the New Physics Plugin wizard enforces), never a
+path: `check_name` refuses the rest, so no file outside the plugin folders is
+ever imported.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +31,12 @@ NO_PLUGIN = "<none>"
 PATH_VARIABLE = "ODEON_PLUGIN_PATH"
 #: The repository's bundled plugins.
 BUNDLED_DIR = Path(__file__).resolve().parents[2] / "plugins" / "physics"
+#: What a plugin name is made of.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_-]+")
+
+
+class BadPluginName(ValueError):
+    """A WorldInfo.physics value that is not a plugin name (a path, say)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,19 @@ class PluginLocation:
 def is_no_plugin(name: str | None) -> bool:
     """True for ``None``, ``""`` and ``"<none>"``."""
     return name is None or name.strip() in ("", NO_PLUGIN)
+
+
+def check_name(name: str, world_path: str | os.PathLike | None = None) -> str:
+    """``name`` stripped, or `BadPluginName` naming the world and the value when
+    it is not ``[A-Za-z0-9_-]+`` (an absolute path, ``../x``, a dot...)."""
+    stripped = name.strip()
+    if NAME_PATTERN.fullmatch(stripped) is None:
+        where = f"'{world_path}'" if world_path else "the world"
+        raise BadPluginName(f"WorldInfo.physics of {where} is {name!r}: a physics plugin is "
+                            "named by letters, digits, '_' and '-' only (the name of its "
+                            "folder in plugins/physics), never a path; the plugin is not "
+                            "loaded.")
+    return stripped
 
 
 def search_roots(world_path: str | os.PathLike | None, bundled_dir: Path | None = None,
@@ -74,7 +97,9 @@ def search_roots(world_path: str | os.PathLike | None, bundled_dir: Path | None 
 
 def candidate_folders(name: str, world_path: str | os.PathLike | None,
                       bundled_dir: Path | None = None, env: dict | None = None) -> list[Path]:
-    """Every folder searched for plugin ``name``, in order."""
+    """Every folder searched for plugin ``name``, in order (`BadPluginName`
+    when ``name`` is not a name)."""
+    name = check_name(name, world_path)
     return [root / name for root in search_roots(world_path, bundled_dir, env)]
 
 
@@ -82,10 +107,10 @@ def find_plugin(name: str, world_path: str | os.PathLike | None,
                 bundled_dir: Path | None = None, env: dict | None = None
                 ) -> PluginLocation | None:
     """The first existing folder for plugin ``name`` (None when no folder exists
-    or ``name`` means no plugin)."""
+    or ``name`` means no plugin); `BadPluginName` when ``name`` is not a name."""
     if is_no_plugin(name):
         return None
-    name = name.strip()
+    name = check_name(name, world_path)
     for folder in candidate_folders(name, world_path, bundled_dir, env):
         if folder.is_dir():
             return PluginLocation(name, folder, folder / f"{name}.py")

@@ -15,24 +15,34 @@ Threading: `lock` (a re-entrant lock) is held for a whole step by `step()`
 and by `draw()`, `reset()`, `reload_plugin()`, `reload_world()`, `load*()`;
 an engine thread calls ``host.step()`` (not ``simulation.step()``) and the GUI
 calls ``host.draw(pass_, view)`` from its paint code, so a draw never sees a
-half-finished step. A plugin callback that never returns cannot be stopped
-(Python threads cannot be killed): the step, and then every draw, stays
-blocked; `draw` gives up after ``timeout`` seconds instead of freezing the GUI.
-A draw that is waiting for the lock goes first: `step()` lets it in before
-taking the lock for the next step (a lock alone is not fair, and a thread that
-steps flat out would often take it back before the waiting GUI wakes up).
+half-finished step. `draw` gives up after ``timeout`` seconds instead of
+freezing the GUI. A draw (or `locked`) waiting for the lock goes first:
+`step()` lets it in before taking the lock for the next step (a lock alone is
+not fair, and a thread that steps flat out would often take it back before
+the waiting GUI wakes up).
 
-Faults: an exception in any callback is caught, its traceback (plugin frames,
-file:line) goes to the console under ``"plugin-error"`` and to `errors`, the
-plugin is disabled, the simulation pauses (``paused``, ``pause_message``).
-Setting ``simulation.paused = False`` carries on without the plugin.
+Time budgets: every callback, the module's top level included, runs under a
+`Watchdog`; one that overruns its budget is reported once on the console, and
+`stop_callback()` (any thread) raises `PluginStopped` in it, which is then a
+fault like any other (decision 0013).
+
+Faults: any exception a callback raises (every `BaseException`: SystemExit,
+KeyboardInterrupt, GeneratorExit, `PluginStopped`...) is caught, its
+traceback (plugin frames, file:line) goes to the console under
+``"plugin-error"`` and to `errors`, the plugin is disabled, the simulation
+pauses (``paused``, ``pause_message``). A callback that destroys the
+simulation's own world, space or contact group is a fault too: the step is
+abandoned and the ODE objects are rebuilt from the current fields
+(`engine.plugins.guard`). Setting ``simulation.paused = False`` carries on
+without the plugin.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.plugins import discovery
@@ -44,18 +54,23 @@ from engine.plugins.faults import (
     RateLimiter,
     error_from_exception,
 )
+from engine.plugins.guard import StepAborted, destroyed_objects, rebuild_objects
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
+from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
 
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
+#: Callbacks run inside a step (destroying the world there abandons the step).
+_STEP_CALLBACKS = ("webots_physics_collide", "webots_physics_step", "webots_physics_step_end")
 
 
 class PluginHost:
     """The physics-plugin host of one `Simulation` (see module docstring)."""
 
     def __init__(self, simulation, console_limit: int = 200,
-                 bundled_dir: Path | None = None, env: dict | None = None) -> None:
+                 bundled_dir: Path | None = None, env: dict | None = None,
+                 budgets: Budgets | None = None) -> None:
         self.sim = simulation
         self.lock = threading.RLock()
         # set while no draw is waiting for the lock (cleared by draw, waited on by step)
@@ -72,6 +87,9 @@ class PluginHost:
         self._bundled_dir = bundled_dir
         self._reset_fault: str | None = None
         self._env = env
+        self._damage: str | None = None  # set when a callback destroyed the world
+        self.watchdog = Watchdog(lambda text: simulation.console.print(SOURCE_ERROR, text),
+                                 budgets)
         self.install()
 
     # ------------------------------------------------------------ hooks
@@ -119,9 +137,14 @@ class PluginHost:
             self.source = None
             if discovery.is_no_plugin(name):
                 return False
+            try:
+                name = discovery.check_name(name, self.world_path())
+            except discovery.BadPluginName as exc:
+                self._report_load(str(exc), self.world_path(), None)
+                return False
             where = discovery.find_plugin(name, self.world_path(), self._bundled_dir, self._env)
             if where is None:
-                folders = discovery.candidate_folders(name.strip(), self.world_path(),
+                folders = discovery.candidate_folders(name, self.world_path(),
                                                       self._bundled_dir, self._env)
                 self._report_load(f"Plugin '{name}' not found. Search in: "
                                   + ", ".join(str(f) for f in folders), None, None)
@@ -141,18 +164,18 @@ class PluginHost:
             self.unload()
             self.source = source
             try:
-                plugin = import_plugin(name, source)
+                plugin = self._import(name, source)
             except MissingCallbacks as exc:
                 for fn in exc.missing:
                     self._report_load(f"Function {fn}() missing in '{source}'.", str(source), None)
                 self._report_load(f"You need to implement this function to activate the "
                                   f"'{name}' plugin.", str(source), None)
                 return False
-            except (Exception, SystemExit) as exc:  # syntax error or failing top-level code
+            except BaseException as exc:  # syntax error, failing or stopped top-level code
                 err = error_from_exception(exc, "import", str(source))
                 self._record(err)
                 self.sim.console.print(SOURCE_ERROR, f"{err.location}: plugin '{name}' could "
-                                       f"not be loaded: {err.message}")
+                                       f"not be loaded: {_reason(err)}")
                 self._print_lines(err.text)
                 self.sim.console.print(SOURCE_ERROR, "The simulation runs without the plugin.")
                 return False
@@ -160,6 +183,51 @@ class PluginHost:
             self.enabled = True
             self._init()
             return self.running
+
+    def _import(self, name: str, source: Path) -> LoadedPlugin:
+        """`import_plugin` under the watchdog (the top level may never return)."""
+        previous = self.watchdog.enter(name, "import")
+        try:
+            try:
+                return import_plugin(name, source)
+            finally:
+                self.watchdog.leave(previous)
+        except BaseException:
+            self.watchdog.leave(previous)  # a stop delivered inside the first leave
+            raise
+
+    def disable(self) -> None:
+        """Stop using the plugin between steps (the user's Stop while no callback
+        runs): disabled without cleanup, the simulation paused, world kept."""
+        with self.lock:
+            if not self.running:
+                return
+            self.enabled = False
+            self.sim.paused = True
+            self.sim.pause_message = f"physics plugin '{self.name}' stopped by the user"
+            self.sim.console.print(SOURCE_ERROR, f"The physics plugin '{self.name}' is "
+                                   "disabled (stopped by the user) and the simulation is paused.")
+
+    def stop_callback(self) -> bool:
+        """Stop the plugin code running now (any thread but its own): raise
+        `PluginStopped` in it; the host then disables the plugin and pauses.
+        False when no plugin code runs."""
+        return self.watchdog.interrupt()
+
+    @contextmanager
+    def locked(self, timeout: float) -> Iterator[bool]:
+        """Hold `lock` if it is free within ``timeout`` s (yields True), else
+        yield False without it; a waiting caller goes before the next step."""
+        self._no_draw_waiting.clear()
+        try:
+            acquired = self.lock.acquire(timeout=timeout)
+        finally:
+            self._no_draw_waiting.set()
+        try:
+            yield acquired
+        finally:
+            if acquired:
+                self.lock.release()
 
     def unload(self) -> None:
         """Run cleanup (if the plugin is enabled) and drop the plugin."""
@@ -198,6 +266,7 @@ class PluginHost:
         with self.lock:
             self.unload()
             self.uninstall()
+        self.watchdog.close()
 
     # ---------------------------------------------------------- stepping
     def step(self) -> bool:
@@ -205,7 +274,11 @@ class PluginHost:
         a draw waiting for the lock runs first (at most `DRAW_FIRST_WAIT` s)."""
         self._no_draw_waiting.wait(DRAW_FIRST_WAIT)
         with self.lock:
-            return self.sim.step()
+            try:
+                return self.sim.step()
+            except StepAborted:
+                self._repair()
+                return False
 
     def reset(self) -> None:
         """`Simulation.reset` (cleanup, restore, init) with `lock` held."""
@@ -232,20 +305,11 @@ class PluginHost:
         the step lock was not free within ``timeout`` seconds."""
         if not self.running or not self.plugin.has("webots_physics_draw"):
             return False
-        self._no_draw_waiting.clear()
-        try:
-            acquired = self.lock.acquire(timeout=timeout)
-        finally:
-            self._no_draw_waiting.set()
-        if not acquired:
-            return False
-        try:
-            if not self.running:
+        with self.locked(timeout) as acquired:
+            if not acquired or not self.running:
                 return False
             self._call("webots_physics_draw", int(pass_), view)
             return self.running
-        finally:
-            self.lock.release()
 
     def _before_step(self) -> None:
         self.inbox.start_step()
@@ -330,14 +394,46 @@ class PluginHost:
 
     # ------------------------------------------------------------ faults
     def _call(self, callback: str, *args):
-        """Run one callback with this host current; an exception becomes a fault."""
+        """Run one callback with this host current, under the watchdog; any
+        exception (every BaseException: sys.exit() in a plugin must not end the
+        app) becomes a fault, and so does destroying the simulation's objects."""
         fn = self.plugin.callbacks[callback]
+        previous = self.watchdog.enter(self.plugin.name, callback)
         try:
-            with running(self):
-                return fn(*args)
-        except (Exception, SystemExit) as exc:  # sys.exit() in a plugin must not end the app
+            try:
+                with running(self):
+                    result = fn(*args)
+            finally:
+                self.watchdog.leave(previous)
+        except BaseException as exc:
+            self.watchdog.leave(previous)  # a stop delivered inside the first leave
             self._fault(exc, callback)
-            return None
+            result = None
+        self._check_objects(callback)
+        return result
+
+    def _check_objects(self, callback: str) -> None:
+        """Fault (and abandon the step) when ``callback`` destroyed one of the
+        simulation's own ODE objects."""
+        if self._damage is not None:
+            return
+        lost = destroyed_objects(self.sim)
+        if not lost:
+            return
+        self._damage = callback
+        self._fault(RuntimeError(f"it destroyed {' and '.join(lost)} of the simulation "
+                                 "(rebuilt from the current fields)"), callback)
+        if callback in _STEP_CALLBACKS:
+            raise StepAborted(callback)  # the step goes no further; step() repairs
+        self._repair()  # between steps (init, cleanup, draw): at once
+
+    def _repair(self) -> None:
+        """Rebuild the ODE objects a callback destroyed; the pause stays."""
+        self._damage = None
+        message = self.sim.pause_message
+        rebuild_objects(self.sim)
+        self.sim.paused = True
+        self.sim.pause_message = message
 
     def _fault(self, exc: BaseException, callback: str) -> None:
         """Report ``exc``, disable the plugin and pause the simulation."""
@@ -345,15 +441,16 @@ class PluginHost:
         self._record(err)
         name = self.plugin.name
         where = f" at {err.location}" if err.location else ""
+        reason = _reason(err)
         self.sim.console.print(SOURCE_ERROR, f"{err.location}: physics plugin '{name}' "
-                               f"failed in {callback}(): {err.message}")
+                               f"failed in {callback}(): {reason}")
         self._print_lines(err.text)
         self.sim.console.print(SOURCE_ERROR, f"The physics plugin '{name}' is disabled and "
                                "the simulation is paused.")
         self.enabled = False
         self.sim.paused = True
         self.sim.pause_message = (f"physics plugin '{name}' failed in {callback}(){where}: "
-                                  f"{err.message}")
+                                  f"{reason}")
 
     def _record(self, err: PluginError) -> None:
         self.errors.append(err)
@@ -367,3 +464,10 @@ class PluginHost:
     def _print_lines(self, text: str) -> None:
         for line in text.splitlines():
             self.sim.console.print(SOURCE_ERROR, line)
+
+
+def _reason(err: PluginError) -> str:
+    """What the user reads after "failed in x():" (a stop is not an error)."""
+    if err.message.split(":")[0].endswith(PluginStopped.__name__):
+        return "stopped by the user (it did not return)"
+    return err.message

@@ -105,8 +105,8 @@ def dWebotsGetTime() -> float:
 
 
 def dWebotsConsolePrintf(fmt: str, *args) -> None:
-    """Print ``fmt % args`` (just ``fmt`` without args) on the console, one line
+    """Print ``fmt % args`` (as C printf: ``"100%%"`` prints ``100%``) on the console, one line
     per line, prefixed with the plugin's name; a ``"\\f"`` clears the console."""
     host = current("dWebotsConsolePrintf")
-    text = fmt % args if args else str(fmt)
+    text = str(fmt) % args  # C printf processes the format even without arguments ("%%")
     host.print_text(text)

@@ -115,9 +115,12 @@ class Model:
         return None if node is None else self.record_of(node)
 
     def destroy(self) -> None:
-        """Free the ODE objects (world and spaces)."""
-        ode.dSpaceDestroy(self.space)
-        ode.dWorldDestroy(self.ode_world)
+        """Free the ODE objects (world and spaces) that are still alive (a
+        physics plugin may have destroyed them)."""
+        if self.space.alive:
+            ode.dSpaceDestroy(self.space)
+        if self.ode_world.alive:
+            ode.dWorldDestroy(self.ode_world)
 
 
 def build(world: World, warn) -> Model:
