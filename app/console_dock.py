@@ -15,7 +15,10 @@ with `ConsoleDock.append`. As in Webots, the text ``"\\f"`` clears the console.
 * A filter combo box (All, Physics plugins, Errors, Warnings, Parsing, Odeon,
   Others) hides the other lines; Clear empties the console.
 * Floods: lines are queued and written in batches (at most every
-  ``FLUSH_MS``); the view and the kept history are bounded by ``max_lines``.
+  ``FLUSH_MS``); the view, the queue and the kept history are bounded by
+  ``max_lines`` lines and ``max_chars`` characters (the newest are kept), and
+  a line longer than ``max_line_chars`` is cut with a marker. A label in the
+  bar says how many older lines were dropped (`dropped_lines`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from engine.sim.console import MAX_CHARS, MAX_LINE_CHARS, cut_line
 
 #: Filter names in combo-box order; each maps to a category tested by `_Entry.matches`.
 FILTERS = ("All", "Physics plugins", "Errors", "Warnings", "Parsing", "Odeon", "Others")
@@ -164,12 +169,18 @@ class ConsoleDock(QDockWidget):
 
     open_location = Signal(str, int)
 
-    def __init__(self, parent: QWidget | None = None, max_lines: int = 5000) -> None:
+    def __init__(self, parent: QWidget | None = None, max_lines: int = 5000,
+                 max_chars: int = MAX_CHARS, max_line_chars: int = MAX_LINE_CHARS) -> None:
         super().__init__("Console", parent)
         self.setObjectName("ConsoleDock")
         self.max_lines = max_lines
-        self._entries: deque[_Entry] = deque(maxlen=max_lines)
-        self._pending: list[_Entry] = []
+        self.max_chars = max_chars
+        self.max_line_chars = max_line_chars
+        self._entries: deque[_Entry] = deque()
+        self._entry_chars = 0
+        self._pending: deque[_Entry] = deque()
+        self._pending_chars = 0
+        self.dropped_lines = 0
         self._filter = "All"
 
         self.view = ConsoleView()
@@ -191,6 +202,9 @@ class ConsoleDock(QDockWidget):
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(QLabel("Filter:"))
         bar.addWidget(self.filter_combo)
+        self.dropped_label = QLabel("")
+        self.dropped_label.setToolTip("The console keeps only the newest lines")
+        bar.addWidget(self.dropped_label)
         bar.addStretch(1)
         bar.addWidget(clear_button)
         body = QWidget()
@@ -215,6 +229,7 @@ class ConsoleDock(QDockWidget):
             self.clear()
             return
         for line in text.split("\n"):
+            line = cut_line(line, self.max_line_chars)
             link = find_link(line) if self._linkable(source, line) else None
             self._queue(_Entry(source, line, link))
 
@@ -238,6 +253,9 @@ class ConsoleDock(QDockWidget):
         """Remove every line (kept history and queue included)."""
         self._entries.clear()
         self._pending.clear()
+        self._entry_chars = self._pending_chars = 0
+        self.dropped_lines = 0
+        self.dropped_label.setText("")
         self._timer.stop()
         self.view.clear()
 
@@ -245,12 +263,20 @@ class ConsoleDock(QDockWidget):
     def flush(self) -> None:
         """Write the queued lines to the view now (one edit block)."""
         self._timer.stop()
-        pending, self._pending = self._pending, []
+        pending, self._pending = self._pending, deque()
+        self._pending_chars = 0
         if not pending:
             return
         self._entries.extend(pending)
+        self._entry_chars += sum(len(e.text) for e in pending)
+        while len(self._entries) > 1 and (len(self._entries) > self.max_lines
+                                          or self._entry_chars > self.max_chars):
+            self._entry_chars -= len(self._entries.popleft().text)
+            self.dropped_lines += 1
         visible = [e for e in pending if e.matches(self._filter)]
         self._write(visible[-self.max_lines:])
+        if self.dropped_lines:
+            self.dropped_label.setText(f"({self.dropped_lines} older lines dropped)")
 
     def set_filter(self, name: str) -> None:
         """Show only the lines matching filter ``name`` (one of `FILTERS`)."""
@@ -326,8 +352,12 @@ class ConsoleDock(QDockWidget):
 
     def _queue(self, entry: _Entry) -> None:
         self._pending.append(entry)
-        if len(self._pending) > 2 * self.max_lines:  # a flood: keep only what could show
-            del self._pending[:-self.max_lines]
+        self._pending_chars += len(entry.text)
+        # a flood: keep only what could show
+        while len(self._pending) > 1 and (len(self._pending) > self.max_lines
+                                          or self._pending_chars > self.max_chars):
+            self._pending_chars -= len(self._pending.popleft().text)
+            self.dropped_lines += 1
         if not self._timer.isActive():
             self._timer.start()
 
@@ -345,8 +375,24 @@ class ConsoleDock(QDockWidget):
                 cursor.insertBlock()
             self._insert(cursor, entry)
         cursor.endEditBlock()
+        self._trim_view()
         if at_bottom:
             bar.setValue(bar.maximum())
+
+    def _trim_view(self) -> None:
+        """Remove the oldest lines of the view beyond ``max_chars`` characters
+        (``max_lines`` is the view's maximum block count)."""
+        doc = self.view.document()
+        excess = doc.characterCount() - self.max_chars
+        if excess <= 0:
+            return
+        block = doc.firstBlock()
+        while block.isValid() and block.next().isValid() and excess > 0:
+            excess -= block.length()
+            block = block.next()
+        cursor = QTextCursor(doc)
+        cursor.setPosition(block.position(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
 
     def _insert(self, cursor: QTextCursor, entry: _Entry) -> None:
         fmt = QTextCharFormat()

@@ -47,12 +47,14 @@ from app.runner import EngineRunner
 from app.runner_qt import RunnerBridge
 from app.scene_tree import SceneTreeDock
 from app.viewport import ViewportWidget
-from engine.plugins.discovery import find_plugin, is_no_plugin
+from engine.plugins.discovery import BadPluginName, PluginLocation, find_plugin, is_no_plugin
 from engine.sim.geometry import BuildError
-from engine.world import WorldError, write_world
+from engine.world import WorldError
 
 #: The world opened when none is given.
 DEFAULT_WORLD = Path(__file__).resolve().parents[1] / "resources" / "worlds" / "default.wbt"
+#: Longest wait [s] for the engine thread to end when a world is closed.
+ENGINE_STOP_WAIT = 2.0
 #: The app's own icons (those Qt's standard set lacks).
 ICONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "icons"
 
@@ -130,6 +132,7 @@ class MainWindow(QMainWindow):
             ("reset", "Re&set Simulation", key("Ctrl+Shift+T"), self.reset),
             ("edit_plugin", "&Edit Physics Plugin", None, self.edit_plugin),
             ("reload_plugin", "Re&load Physics Plugin", None, self.reload_plugin),
+            ("stop_plugin", "S&top Physics Plugin", None, self.stop_plugin),
         ]
         for name, text, shortcut, slot in specs:
             action = QAction(text, self)
@@ -175,6 +178,7 @@ class MainWindow(QMainWindow):
         tools = self.menuBar().addMenu("&Tools")
         tools.addAction(a["edit_plugin"])
         tools.addAction(a["reload_plugin"])
+        tools.addAction(a["stop_plugin"])
         view = self.menuBar().addMenu("&View")
         for name in ("bounding", "contacts", "forces", "trails", "plots"):
             view.addAction(a[name])
@@ -273,11 +277,15 @@ class MainWindow(QMainWindow):
         if self.runner is None:
             return False
         path = os.path.abspath(path)
-        try:
-            self.runner.call(lambda sim: write_world(sim.world, path)).result(10.0)
-        except (OSError, WorldError) as exc:
-            self.show_error("Save World", f"Could not save '{path}': {exc}")
+        try:  # never through the engine thread: it may be stuck in a plugin
+            between_steps = self.runner.save_world(path)
+        except Exception as exc:  # noqa: BLE001 (any failure is shown, with its reason)
+            reason = str(exc) or type(exc).__name__
+            self.show_error("Save World", f"Could not save '{path}': {reason}")
             return False
+        if not between_steps:
+            self.console.append("odeon", "WARNING: the engine was busy (a physics plugin "
+                                "callback running): saved the world as of its last step.")
         self.world_path = path
         self.tree.controller.world_path = path
         self.tree.undo_stack.setClean()
@@ -341,13 +349,13 @@ class MainWindow(QMainWindow):
             return None
         info = self.runner.world.world_info
         name = str(info.get("physics")) if info is not None else ""
-        location = None if is_no_plugin(name) else find_plugin(name, self.world_path)
+        location = None if is_no_plugin(name) else _find_plugin(name, self.world_path)
         return location.source if location is not None else None
 
     def edit_plugin(self, name: str | None = None) -> bool:
         """Tools > Edit Physics Plugin (or the Select dialog's Edit button for ``name``)."""
         if name:
-            location = find_plugin(name, self.world_path)
+            location = _find_plugin(name, self.world_path)
             source = location.source if location is not None else None
         else:
             source = self.plugin_source()
@@ -384,6 +392,12 @@ class MainWindow(QMainWindow):
         if self.runner:
             self.runner.reload_plugin()
 
+    def stop_plugin(self) -> None:
+        """Tools > Stop Physics Plugin: interrupt a callback that does not return
+        (or disable the plugin); the simulation pauses, the world stays."""
+        if self.runner:
+            self.runner.stop_plugin()
+
     def new_plugin(self) -> bool:
         """File > New Physics Plugin...: wizard, set WorldInfo.physics (undoable), edit."""
         if self.runner is None:
@@ -413,7 +427,7 @@ class MainWindow(QMainWindow):
         self.plots.add_frame(frame)
         self.time_label.setText(format_time(frame.time_ms))
         self.speed_label.setText(format_speed(frame.speed, frame.running))
-        self.mode_label.setText(frame.mode)
+        self.mode_label.setText(self.runner.state() if self.runner is not None else frame.mode)
         self._show_pause_message(frame.pause_message)
 
     def _show_pause_message(self, message: str) -> None:
@@ -473,7 +487,7 @@ class MainWindow(QMainWindow):
         if self.runner is not None:
             self.viewport.set_plugin_draw(None)
             self.viewport.set_paint_guard(None)
-            self.runner.stop()
+            self.runner.stop(ENGINE_STOP_WAIT)  # a stuck engine thread is left behind
             self.runner = None
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
@@ -500,3 +514,11 @@ class MainWindow(QMainWindow):
 
     def _error_dialog(self, title: str, text: str) -> None:
         QMessageBox.critical(self, title, text)
+
+
+def _find_plugin(name: str, world_path: str | None) -> PluginLocation | None:
+    """`find_plugin`, None for a WorldInfo.physics value that is not a name (a path)."""
+    try:
+        return find_plugin(name, world_path)
+    except BadPluginName:
+        return None

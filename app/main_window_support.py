@@ -83,6 +83,10 @@ class EngineSink:
                 sim.rebuild()
             return True
 
+        state = self.runner.state()
+        if state not in ("paused", "realtime", "fast"):  # stuck or dead: refuse at once
+            raise EngineBusyError(f"the engine cannot take the edit ({state}; Tools > Stop "
+                                  "Physics Plugin stops a plugin): edit not applied")
         future = self.runner.call(run)
         try:
             visual = future.result(self.timeout)

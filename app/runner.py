@@ -21,6 +21,15 @@ CPU the GUI and the GL driver leave, instead of slowing the frames down on a
 machine with few cores (decision 0011). Any exception raised in the
 engine thread pauses the simulation with a message; the thread survives.
 
+Plugins (decision 0013): the world's plugin is imported and initialised in
+the engine thread (never the GUI's), as the first command. A plugin callback
+that overruns its budget is reported on the console; `stop_plugin()` stops it
+(or disables an idle plugin), and ``reset()``, ``reload_plugin()`` and
+``reload_world()`` stop an overrunning callback before they run. `state()`
+tells the engine's real state (a dead thread or a callback that does not
+return is not "fast"), and `save_world` writes the node tree without the
+engine thread when that thread does not answer at once.
+
 No Qt here: this module is usable (and tested) headless.
 """
 
@@ -41,7 +50,7 @@ from app.thread_priority import lower_current_thread_priority
 from engine.plugins import PluginHost
 from engine.sim import Simulation
 from engine.sim.edits import EditResult, apply_edit
-from engine.world import Node, World
+from engine.world import Node, World, write_world
 
 #: Minimum wall time [s] between two published frames in fast mode.
 FRAME_PERIOD = 0.008
@@ -53,6 +62,8 @@ SPEED_WINDOW = 1.0
 GUI_FIRST_WAIT = 0.05
 #: Nice value of the engine thread (Linux; 0 keeps the process's priority).
 ENGINE_THREAD_NICE = 10
+#: Longest wait [s] of `EngineRunner.save_world` for the engine to finish its step.
+SAVE_LOCK_WAIT = 0.5
 
 ConsoleListener = Callable[[str, str], None]
 
@@ -64,8 +75,10 @@ class _Stop(Exception):
 class EngineRunner:
     """Owns a `Simulation` + `PluginHost` in a daemon thread (see module docstring).
 
-    ``EngineRunner("resources/worlds/default.wbt")`` builds the world and its
-    plugin (in the calling thread), then starts the engine thread paused.
+    ``EngineRunner("resources/worlds/default.wbt")`` builds the world (in the
+    calling thread), then starts the engine thread paused; its first command
+    loads the world's plugin (unless ``load_plugin`` is False: the world then
+    runs without it until ``host.load_world_plugin()`` is called through `call`).
     """
 
     def __init__(self, world_path: str, *, bundled_dir=None, env: dict | None = None,
@@ -79,8 +92,6 @@ class EngineRunner:
         self._state_listeners: list[Callable[[str], None]] = []
         self.sim.console.add_listener(self._on_console)
         self.host.error_listeners.append(self._on_plugin_error)
-        if load_plugin:  # False: the user did not trust the world's folder (app.trust)
-            self.host.load_world_plugin()
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._wake = threading.Event()
         self._gui_idle = threading.Event()  # cleared while the GUI paints a frame
@@ -92,6 +103,8 @@ class EngineRunner:
         self._last_publish = 0.0
         self._frame = self._make_frame()
         self._thread = threading.Thread(target=self._loop, name="odeon-engine", daemon=True)
+        if load_plugin:  # False: the user did not trust the world's folder (app.trust)
+            self._post(self._do(self.host.load_world_plugin))  # in the engine thread
         if start:
             self._thread.start()
 
@@ -132,15 +145,58 @@ class EngineRunner:
         self._post(self._do_step_once)
 
     def reset(self) -> None:
-        """Simulation reset (plugin cleanup, initial state, plugin init); the mode is kept."""
+        """Simulation reset (plugin cleanup, initial state, plugin init); the mode
+        is kept. An overrunning plugin callback is stopped first."""
+        self._stop_overrun()
         self._post(self._do(self.host.reset))
 
     def reload_world(self) -> None:
-        """Fresh parse of the world file and a fresh import of its plugin."""
+        """Fresh parse of the world file and a fresh import of its plugin (an
+        overrunning plugin callback is stopped first)."""
+        self._stop_overrun()
         self._post(self._do(self.host.reload_world))
 
+    def stop_plugin(self) -> bool:
+        """Stop the plugin: the callback running now gets `PluginStopped` (a
+        fault: plugin disabled, simulation paused, world kept); an idle plugin
+        is disabled between steps. True when plugin code was interrupted."""
+        if self.host.stop_callback():
+            return True
+        self._post(self._do(self.host.disable))
+        return False
+
+    def state(self) -> str:
+        """The engine's real state for the status bar: the mode ("realtime",
+        "fast", "paused"), or why it does not step: "engine stopped" (its
+        thread ended) or "plugin 'x' busy in cb() for N s" (over its budget)."""
+        if self._thread.ident is not None and not self._thread.is_alive():
+            return "engine stopped"
+        late = self.host.watchdog.overrunning()
+        if late is not None:
+            return f"plugin '{late.plugin}' busy in {late.callback}() for {late.elapsed():.0f} s"
+        return self._mode
+
+    def save_world(self, path: str, write: Callable[[Simulation, str], Any] | None = None,
+                   wait: float = SAVE_LOCK_WAIT) -> bool:
+        """Write the world's node tree to ``path`` with ``write(sim, path)``
+        (default: `write_world` of ``sim.world``), from the calling thread, never
+        through the engine thread: between two steps when the engine finishes
+        its step within ``wait`` s, else as the tree is (the poses of the last
+        finished step: the engine is inside plugin code, stuck, or dead). True
+        when written between steps, False when the engine was busy; raises the
+        write's error."""
+        with self.host.locked(wait) as between_steps:
+            if write is None:
+                write_world(self.sim.world, path)
+            else:
+                write(self.sim, path)
+        return between_steps
+
     def reload_plugin(self) -> None:
-        """Cleanup, fresh import of the plugin source, init; the state is kept."""
+        """Cleanup, fresh import of the plugin source, init; the state is kept
+        (an overrunning plugin callback is stopped first)."""
+        self._stop_overrun()
+
         def reload() -> None:
             was_fault = self.sim.paused and not self.host.running
             self.host.reload_plugin()
@@ -227,6 +283,7 @@ class EngineRunner:
     def stop(self, timeout: float = 10.0) -> None:
         """End the engine thread (waits up to ``timeout`` s) and unload the plugin."""
         if self._thread.is_alive():
+            self._stop_overrun()
             self._post(self._raise_stop)
             self._thread.join(timeout)
         self._stopping = True
@@ -251,6 +308,10 @@ class EngineRunner:
     @staticmethod
     def _raise_stop() -> None:
         raise _Stop
+
+    def _stop_overrun(self) -> None:
+        if self.host.watchdog.overrunning() is not None:
+            self.host.stop_callback()
 
     def _do(self, action: Callable[[], Any]) -> Callable[[], None]:
         def run() -> None:
@@ -303,7 +364,7 @@ class EngineRunner:
                     self._run_once()
             except _Stop:
                 break
-            except Exception as exc:  # never die silently: pause with a message
+            except BaseException as exc:  # never die silently: pause with a message
                 self._engine_error(exc)
         self._publish(force=True)
 
@@ -319,7 +380,7 @@ class EngineRunner:
                 command()
             except _Stop:
                 return False
-            except Exception as exc:
+            except BaseException as exc:  # never die silently: pause with a message
                 self._engine_error(exc)
             block = False
 

@@ -4,7 +4,10 @@ The runner calls its listeners in the engine thread; the bridge re-emits them
 through Qt signals connected with queued connections, so slots always run in
 the thread the bridge lives in (the GUI thread). A 60 Hz timer polls
 ``runner.latest_frame()`` and emits ``frame_ready(frame)`` when a new frame
-was published (frames are compared by identity: one reference swap each).
+was published (frames are compared by identity: one reference swap each),
+and ``state_changed(state)`` when `EngineRunner.state` changes without the
+engine saying so (its thread died, or a plugin callback overruns its budget:
+no frame comes then, and the status must not keep saying "fast").
 
     bridge = RunnerBridge(runner)        # in the GUI thread
     bridge.frame_ready.connect(viewport.set_frame)
@@ -48,6 +51,7 @@ class RunnerBridge(QObject):
         super().__init__(parent)
         self.runner = runner
         self._last_frame = None
+        self._last_state = runner.state()
         queued = Qt.ConnectionType.QueuedConnection
         self._console_from_engine.connect(self.console_line, queued)
         self._error_from_engine.connect(self.plugin_error, queued)
@@ -79,7 +83,12 @@ class RunnerBridge(QObject):
         self.timer.stop()
 
     def poll(self) -> bool:
-        """Emit ``frame_ready`` if a newer frame was published; True when emitted."""
+        """Emit ``frame_ready`` if a newer frame was published (True then), and
+        ``state_changed`` if the engine's state changed."""
+        state = self.runner.state()
+        if state != self._last_state:
+            self._last_state = state
+            self.state_changed.emit(state)
         frame = self.runner.latest_frame()
         if frame is self._last_frame:
             return False

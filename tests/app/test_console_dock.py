@@ -201,3 +201,29 @@ def test_context_menu_filter_and_clear(dock):
     assert dock.current_filter == "Warnings"
     assert dock.visible_lines() == ["WARNING: unknown field 'foo'", "WARNING: 12 contact points"]
     assert dock.clear_action in menu.actions()
+
+
+def test_huge_lines_are_cut_and_the_kept_text_is_bounded(qtbot):
+    dock = ConsoleDock(max_lines=1000, max_chars=300_000, max_line_chars=64 * 1024)
+    qtbot.addWidget(dock)
+    for i in range(20):  # a plugin printing a 10 MB line per step
+        dock.append("physics", f"p{i}: " + "x" * 10_000_000)
+        dock.flush()
+    kept = dock.kept_lines()
+    assert sum(len(t) for _s, t in kept) <= 300_000
+    assert kept[-1][1].startswith("p19: ") and "more characters cut" in kept[-1][1]
+    assert dock.view.document().characterCount() <= 300_000 + 1000
+    assert dock.dropped_lines > 0
+    assert f"{dock.dropped_lines} older lines dropped" in dock.dropped_label.text()
+
+
+def test_a_flood_between_flushes_keeps_the_newest_within_the_character_cap(qtbot):
+    dock = ConsoleDock(max_lines=1000, max_chars=100_000, max_line_chars=10_000)
+    qtbot.addWidget(dock)
+    for i in range(500):
+        dock.append("physics", f"{i:04d}" + "y" * 9_000)
+    assert sum(len(e.text) for e in dock._pending) <= 100_000
+    dock.flush()
+    assert dock.kept_lines()[-1][1].startswith("0499")
+    dock.clear()
+    assert dock.dropped_lines == 0 and dock.dropped_label.text() == ""
