@@ -51,7 +51,7 @@ class RunnerBridge(QObject):
         super().__init__(parent)
         self.runner = runner
         self._last_frame = None
-        self._last_state = runner.state()
+        self._unusual_state: str | None = None
         queued = Qt.ConnectionType.QueuedConnection
         self._console_from_engine.connect(self.console_line, queued)
         self._error_from_engine.connect(self.plugin_error, queued)
@@ -86,8 +86,11 @@ class RunnerBridge(QObject):
         """Emit ``frame_ready`` if a newer frame was published (True then), and
         ``state_changed`` if the engine's state changed."""
         state = self.runner.state()
-        if state != self._last_state:
-            self._last_state = state
+        # only what the engine does not report itself (a dead thread, a busy plugin)
+        # and the way back from it; mode changes come from the engine's listener
+        unusual = state if state != self.runner.mode else None
+        if unusual != self._unusual_state:
+            self._unusual_state = unusual
             self.state_changed.emit(state)
         frame = self.runner.latest_frame()
         if frame is self._last_frame:

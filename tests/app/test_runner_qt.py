@@ -88,3 +88,14 @@ def test_state_console_and_error_signals_are_queued_to_the_gui_thread(qtbot, bri
     assert any(source == "plugin-error" for source, _ in got["console"]), got["console"]
     assert threads and all(t is gui for t in threads)
     assert "probe failure" in bridge.runner.latest_frame().pause_message
+
+
+def test_poll_reports_an_engine_thread_that_is_gone(qtbot, bridge) -> None:
+    got: list[str] = []
+    bridge.state_changed.connect(got.append)
+    bridge.poll()
+    assert got == []  # a healthy engine reports its modes itself
+    bridge.runner.stop()
+    bridge.poll()
+    bridge.poll()
+    assert got == ["engine stopped"]  # once, not at every poll
