@@ -17,6 +17,7 @@ import numpy as np
 
 from app.viewport import meshes
 from app.viewport.transforms import axis_angle_matrix, pose_matrix
+from engine.world.depth import deep_recursion
 
 MeshKey = tuple[Any, ...]
 DEFAULT_COLOR = (1.0, 1.0, 1.0, 1.0)
@@ -106,8 +107,9 @@ class SceneBuilder:
 
     def build(self) -> RenderScene:
         """Build and return the scene."""
-        for n in self.world.nodes:
-            self._walk(n, -1, np.eye(4))
+        with deep_recursion():  # _walk recurses per nested node (hinge chains)
+            for n in self.world.nodes:
+                self._walk(n, -1, np.eye(4))
         self._environment()
         return self.scene
 

@@ -16,6 +16,7 @@ from engine.ode.bodystore import (
     BF_MAX_ANG_SPEED,
 )
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import inv3, matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
 from engine.ode.world import World, world_of
 
@@ -226,8 +227,8 @@ def dBodySetMass(b: Body, mass) -> None:
     store.mass[i] = mass.mass
     store.I[i] = I3
     try:
-        store.invI[i] = np.linalg.inv(I3)
-    except np.linalg.LinAlgError:
+        store.invI[i] = inv3(I3)
+    except ValueError:   # singular (dMassCheck already rules it out)
         store.invI[i] = np.eye(3)
     # as ODE, setting the mass makes a kinematic body dynamic again
     store.flags[i] &= ~BF_KINEMATIC
@@ -267,14 +268,14 @@ def dBodyAddRelForce(b: Body, fx: float, fy: float, fz: float) -> None:
     """Add a force given in the body frame, at the centre of mass."""
     body = body_of(b, "dBodyAddRelForce")
     f = checks.xyz(fx, fy, fz, "dBodyAddRelForce", "fx, fy, fz")
-    _acc(body, "dBodyAddRelForce", "facc", body.world.bodies.R[body.index] @ f)
+    _acc(body, "dBodyAddRelForce", "facc", matmul(body.world.bodies.R[body.index], f))
 
 
 def dBodyAddRelTorque(b: Body, fx: float, fy: float, fz: float) -> None:
     """Add a torque given in the body frame."""
     body = body_of(b, "dBodyAddRelTorque")
     t = checks.xyz(fx, fy, fz, "dBodyAddRelTorque", "fx, fy, fz")
-    _acc(body, "dBodyAddRelTorque", "tacc", body.world.bodies.R[body.index] @ t)
+    _acc(body, "dBodyAddRelTorque", "tacc", matmul(body.world.bodies.R[body.index], t))
 
 
 def _force_at(body: Body, f: np.ndarray, p: np.ndarray) -> None:
@@ -297,7 +298,8 @@ def dBodyAddForceAtRelPos(b: Body, fx, fy, fz, px, py, pz) -> None:
     fn = "dBodyAddForceAtRelPos"
     body = body_of(b, fn)
     store = body.world.bodies
-    p = store.R[body.index] @ checks.xyz(px, py, pz, fn, "px, py, pz") + store.pos[body.index]
+    rel = checks.xyz(px, py, pz, fn, "px, py, pz")
+    p = matmul(store.R[body.index], rel) + store.pos[body.index]
     _force_at(body, checks.xyz(fx, fy, fz, fn, "fx, fy, fz"), p)
 
 
@@ -305,7 +307,7 @@ def dBodyAddRelForceAtPos(b: Body, fx, fy, fz, px, py, pz) -> None:
     """Body-frame force at a world point."""
     fn = "dBodyAddRelForceAtPos"
     body = body_of(b, fn)
-    f = body.world.bodies.R[body.index] @ checks.xyz(fx, fy, fz, fn, "fx, fy, fz")
+    f = matmul(body.world.bodies.R[body.index], checks.xyz(fx, fy, fz, fn, "fx, fy, fz"))
     _force_at(body, f, checks.xyz(px, py, pz, fn, "px, py, pz"))
 
 
@@ -315,8 +317,8 @@ def dBodyAddRelForceAtRelPos(b: Body, fx, fy, fz, px, py, pz) -> None:
     body = body_of(b, fn)
     store = body.world.bodies
     R = store.R[body.index]
-    f = R @ checks.xyz(fx, fy, fz, fn, "fx, fy, fz")
-    p = R @ checks.xyz(px, py, pz, fn, "px, py, pz") + store.pos[body.index]
+    f = matmul(R, checks.xyz(fx, fy, fz, fn, "fx, fy, fz"))
+    p = matmul(R, checks.xyz(px, py, pz, fn, "px, py, pz")) + store.pos[body.index]
     _force_at(body, f, p)
 
 
@@ -347,7 +349,8 @@ def dBodyGetRelPointPos(b: Body, px: float, py: float, pz: float) -> np.ndarray:
     fn = "dBodyGetRelPointPos"
     body = body_of(b, fn)
     store = body.world.bodies
-    return store.R[body.index] @ checks.xyz(px, py, pz, fn, "px, py, pz") + store.pos[body.index]
+    rel = checks.xyz(px, py, pz, fn, "px, py, pz")
+    return matmul(store.R[body.index], rel) + store.pos[body.index]
 
 
 def dBodyGetRelPointVel(b: Body, px: float, py: float, pz: float) -> np.ndarray:
@@ -356,7 +359,7 @@ def dBodyGetRelPointVel(b: Body, px: float, py: float, pz: float) -> np.ndarray:
     body = body_of(b, fn)
     store = body.world.bodies
     i = body.index
-    r = store.R[i] @ checks.xyz(px, py, pz, fn, "px, py, pz")
+    r = matmul(store.R[i], checks.xyz(px, py, pz, fn, "px, py, pz"))
     return store.lvel[i] + np.cross(store.avel[i], r)
 
 
@@ -376,21 +379,21 @@ def dBodyGetPosRelPoint(b: Body, px: float, py: float, pz: float) -> np.ndarray:
     body = body_of(b, fn)
     store = body.world.bodies
     i = body.index
-    return store.R[i].T @ (checks.xyz(px, py, pz, fn, "px, py, pz") - store.pos[i])
+    return matmul(store.R[i].T, checks.xyz(px, py, pz, fn, "px, py, pz") - store.pos[i])
 
 
 def dBodyVectorToWorld(b: Body, px: float, py: float, pz: float) -> np.ndarray:
     """A body-frame vector in world coordinates, (3,)."""
     fn = "dBodyVectorToWorld"
     body = body_of(b, fn)
-    return body.world.bodies.R[body.index] @ checks.xyz(px, py, pz, fn, "px, py, pz")
+    return matmul(body.world.bodies.R[body.index], checks.xyz(px, py, pz, fn, "px, py, pz"))
 
 
 def dBodyVectorFromWorld(b: Body, px: float, py: float, pz: float) -> np.ndarray:
     """A world vector in body coordinates, (3,)."""
     fn = "dBodyVectorFromWorld"
     body = body_of(b, fn)
-    return body.world.bodies.R[body.index].T @ checks.xyz(px, py, pz, fn, "px, py, pz")
+    return matmul(body.world.bodies.R[body.index].T, checks.xyz(px, py, pz, fn, "px, py, pz"))
 
 
 # ----------------------------------------------------------------------------- joints, geoms

@@ -25,6 +25,7 @@ from engine.ode.bodystore import (
     BF_NO_GRAVITY,
 )
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import inv3, norm
 
 
 # ----------------------------------------------------------------------------- enable
@@ -228,7 +229,7 @@ def dBodySetDynamic(b: Body) -> None:
     i = body.index
     _flag(body, BF_KINEMATIC, False)
     store.invmass[i] = 1.0 / store.mass[i]
-    store.invI[i] = np.linalg.inv(store.I[i])
+    store.invI[i] = inv3(store.I[i])
 
 
 def dBodyIsKinematic(b: Body) -> int:
@@ -267,7 +268,7 @@ def dBodySetFiniteRotationAxis(b: Body, x: float, y: float, z: float) -> None:
     the whole angular velocity."""
     body = body_of(b, "dBodySetFiniteRotationAxis")
     axis = checks.xyz(x, y, z, "dBodySetFiniteRotationAxis")
-    n = float(np.linalg.norm(axis))
+    n = float(norm(axis))
     if n > 0:
         axis = axis / n
     body.world.bodies.frot_axis[body.index] = axis

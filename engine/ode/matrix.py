@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import dot
 from engine.ode.kernels.linalg import (
     factor_cholesky,
     factor_ldlt,
@@ -339,7 +340,7 @@ def dLDLTRemove(A: Any, p: Any, L: Any, d: Any, n1: int, n2: int, r: int,
     # that row/column r of the updated matrix becomes the unit vector: then
     # the factor of everything after r is that of the reduced matrix.
     t = Lb[rr, :rr] / dd[:rr]
-    upd = np.array([Lb[rr + i, :rr] @ t - lower(perm[rr + i], perm[rr])
+    upd = np.array([dot(Lb[rr + i, :rr], t) - lower(perm[rr + i], perm[rr])
                     for i in range(k2 - rr)])
     upd[0] += 1.0
     sub = np.ascontiguousarray(Lb[rr:, rr:])

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.errors import ODEError
+from engine.ode.kernels import detmath
 
 _SQRT1_2 = math.sqrt(0.5)  # C's M_SQRT1_2
 
@@ -379,8 +380,8 @@ def _q_axis_angle(function: str, ax: Any, ay: Any, az: Any, angle: Any) -> np.nd
     if not l2 > 0.0:
         # ODE's choice for a zero axis: no rotation
         return dQSetIdentity()
-    k = math.sin(half) * (1.0 / math.sqrt(l2))
-    return np.array([math.cos(half), x * k, y * k, z * k])
+    k = detmath.sin(half) * (1.0 / math.sqrt(l2))
+    return np.array([detmath.cos(half), x * k, y * k, z * k])
 
 
 def dQFromAxisAndAngle(ax: float, ay: float, az: float, angle: float) -> np.ndarray:
@@ -414,9 +415,9 @@ def dRFromEulerAngles(phi: float, theta: float, psi: float) -> np.ndarray:
     f = as_real(phi, fn, "phi")
     t = as_real(theta, fn, "theta")
     p = as_real(psi, fn, "psi")
-    sf, cf = math.sin(f), math.cos(f)
-    st, ct = math.sin(t), math.cos(t)
-    sp, cp = math.sin(p), math.cos(p)
+    sf, cf = detmath.sin(f), detmath.cos(f)
+    st, ct = detmath.sin(t), detmath.cos(t)
+    sp, cp = detmath.sin(p), detmath.cos(p)
     R = np.array([
         [cp * ct, sp * ct, -st],
         [cp * st * sf - sp * cf, sp * st * sf + cp * cf, ct * sf],

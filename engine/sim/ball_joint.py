@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.detlinalg import norm
 from engine.sim.joints import AxisParams, JointRecord, spring_erp_cfm
 from engine.sim.poses import Frame
 
@@ -145,13 +146,13 @@ def create_ball_joint(world, node, frame: Frame, parent_body, child_body, h: flo
     ode.dJointSetBallAnchor(j, *frame.apply(anchor))
     a1, a3 = ball_axes(p2, p3, label, warn)
     a1, a3 = frame.rotate(a1), frame.rotate(a3)
-    a1, a3 = a1 / np.linalg.norm(a1), a3 / np.linalg.norm(a3)
+    a1, a3 = a1 / norm(a1), a3 / norm(a3)
     a2 = np.cross(a3, a1)
     ode_axis, signs = _TWO_BODIES if parent_body is not None else _TO_STATIC
     params = [AxisParams.of(pnode), AxisParams.of(p2), AxisParams.of(p3)]
     rec = BallJointRecord(node, j, "BallJoint", params, motor=_euler_motor(
         world, parent_body, child_body, a1, a3), ode_axis=ode_axis, signs=signs,
-        axes=[a1, a2 / np.linalg.norm(a2), a3])
+        axes=[a1, a2 / norm(a2), a3])
     for k, p in enumerate(params):
         m = ode_axis[k]
         if p.has_stops:

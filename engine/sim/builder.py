@@ -151,7 +151,8 @@ def _populate(world: World, settings, w, space, warn) -> Model:
     solids: list[SolidRecord] = []
     joint_sites: list[tuple] = []
     for root in world.nodes:
-        _walk(root, Frame.identity(), None, Frame.identity(), False, solids, joint_sites)
+        _walk(root, Frame.identity(), None, Frame.identity(), False, solids, joint_sites,
+              filename)
     model = Model(world, settings, w, space, solids, [], {}, {id(r.node): r for r in solids})
     base_dir = os.path.dirname(os.path.abspath(world.filename)) if world.filename else os.getcwd()
     _assign_owners(solids, warn)
@@ -199,14 +200,17 @@ class _Visit(NamedTuple):
 
 
 def _walk(node, frame: Frame, parent: SolidRecord | None, parent_rel: Frame, via_joint: bool,
-          solids: list, joint_sites: list) -> None:
+          solids: list, joint_sites: list, filename: str | None = None) -> None:
     """Pre-order walk collecting Solid records and joint sites, with an
-    explicit stack (a hinge chain nests two nodes per link, any length)."""
+    explicit stack (a hinge chain nests two nodes per link, any length);
+    failures are located at the node visited in world file ``filename``."""
     stack = [_Visit(node, frame, parent, parent_rel, via_joint)]
     while stack:
         visit = stack.pop()
+        with located(visit.node, filename):
+            children = _visit(visit, solids, joint_sites)
         # children pushed in reverse: popped (visited) in field order
-        stack.extend(reversed(_visit(visit, solids, joint_sites)))
+        stack.extend(reversed(children))
 
 
 def _visit(v: _Visit, solids: list, joint_sites: list) -> list[_Visit]:

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.detlinalg import dot, matmul, norm
+from engine.ode.kernels.detmath import sincos
 from engine.sim.contact_batch import ContactBatch, SurfaceRows, batched_contacts
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
@@ -313,13 +315,14 @@ def friction_direction(normal, rec, rotation: float) -> np.ndarray:
     body = rec.ode_body
     if body is not None:
         R = np.asarray(ode.dBodyGetRotation(body)).reshape(3, 4)[:, :3]
-        x = R @ rec.body_offset.R[:, 0]
+        x = matmul(R, rec.body_offset.R[:, 0])
     else:
         x = rec.frame.R[:, 0]
-    d = x - (x @ n) * n
-    if np.linalg.norm(d) < 1e-9:
+    d = x - dot(x, n) * n
+    if norm(d) < 1e-9:
         d = np.cross(n, (0.0, 0.0, 1.0) if abs(n[2]) < 0.9 else (0.0, 1.0, 0.0))
-    d /= np.linalg.norm(d)
+    d /= norm(d)
     if rotation:
-        d = d * math.cos(rotation) + np.cross(n, d) * math.sin(rotation)
+        s, c = sincos(rotation)
+        d = d * c + np.cross(n, d) * s
     return d

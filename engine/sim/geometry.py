@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.detlinalg import dot
 from engine.sim.errors import BuildError, located
 from engine.sim.meshes import MeshError, load_mesh
 from engine.sim.poses import Frame
@@ -264,7 +265,7 @@ def place_geom(geom, frame_world: Frame, body, body_frame: Frame | None) -> None
     (whose world frame is ``body_frame``) or directly when static."""
     if ode.dGeomGetClass(geom) == ode.dPlaneClass:
         n = frame_world.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], float(n @ frame_world.t))
+        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame_world.t))
         return
     if body is None:
         ode.dGeomSetPosition(geom, *frame_world.t)

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.ode.kernels.detlinalg import dot, matmul, norm
+from engine.ode.kernels.detmath import atan2, atan2_array, sincos
+
 
 def axis_angle_to_matrix(rotation: tuple[float, float, float, float]) -> np.ndarray:
     """Rotation matrix (3, 3) of a Webots SFRotation ``(x, y, z, angle)``.
@@ -26,7 +29,7 @@ def axis_angle_to_matrix(rotation: tuple[float, float, float, float]) -> np.ndar
         return np.eye(3)
     x, y, z = x / n, y / n, z / n
     # Rodrigues: R = I cos a + (1 - cos a) u u^T + sin a [u]x
-    c, s = math.cos(angle), math.sin(angle)
+    s, c = sincos(angle)
     t = 1.0 - c
     return np.array([
         [t * x * x + c, t * x * y - s * z, t * x * z + s * y],
@@ -46,10 +49,10 @@ def matrix_to_axis_angle(R: np.ndarray) -> tuple[float, float, float, float]:
     w, v = q[0], q[1:]
     if w < 0.0:
         w, v = -w, -v
-    s = math.sqrt(float(v @ v))
+    s = math.sqrt(dot(v, v))
     if s < 1e-15:
         return (0.0, 0.0, 1.0, 0.0)
-    angle = 2.0 * math.atan2(s, w)
+    angle = 2.0 * atan2(s, w)
     return (float(v[0] / s), float(v[1] / s), float(v[2] / s), float(angle))
 
 
@@ -71,7 +74,7 @@ def matrix_to_quaternion(R: np.ndarray) -> np.ndarray:
         s = math.sqrt(1.0 + R[2, 2] - R[0, 0] - R[1, 1]) * 2.0
         q = [(R[1, 0] - R[0, 1]) / s, (R[0, 2] + R[2, 0]) / s, (R[1, 2] + R[2, 1]) / s, 0.25 * s]
     out = np.array(q)
-    return out / np.linalg.norm(out)
+    return out / norm(out)
 
 
 def matrices_to_axis_angles(R: np.ndarray) -> np.ndarray:
@@ -98,14 +101,14 @@ def matrices_to_axis_angles(R: np.ndarray) -> np.ndarray:
                    np.stack([d21 / s, 0.25 * s, s01 / s, s02 / s], 1),
                    np.stack([d02 / s, s01 / s, 0.25 * s, s12 / s], 1)],
                   np.stack([d10 / s, s02 / s, s12 / s, 0.25 * s], 1))
-    q /= np.linalg.norm(q, axis=1)[:, None]
+    q /= norm(q, axis=-1)[:, None]
     q[q[:, 0] < 0.0] *= -1.0
-    sin_half = np.sqrt(np.einsum("ij,ij->i", q[:, 1:], q[:, 1:]))
+    sin_half = np.sqrt(dot(q[:, 1:], q[:, 1:]))
     out = np.zeros((len(q), 4))
     out[:, 2] = 1.0
     turned = sin_half >= 1e-15
     out[turned, :3] = q[turned, 1:] / sin_half[turned, None]
-    out[turned, 3] = 2.0 * np.arctan2(sin_half[turned], q[turned, 0])
+    out[turned, 3] = 2.0 * atan2_array(sin_half[turned], np.ascontiguousarray(q[turned, 0]))
     return out
 
 
@@ -128,17 +131,17 @@ class Frame:
 
     def compose(self, child: Frame) -> Frame:
         """``self * child``: the child's frame expressed in this frame's parent."""
-        return Frame(self.R @ child.R, self.R @ child.t + self.t)
+        return Frame(matmul(self.R, child.R), matmul(self.R, child.t) + self.t)
 
     def inverse(self) -> Frame:
         """The inverse transform."""
         Rt = self.R.T
-        return Frame(Rt, -(Rt @ self.t))
+        return Frame(Rt, -matmul(Rt, self.t))
 
     def apply(self, p) -> np.ndarray:
         """A point (3,) mapped to the parent frame."""
-        return self.R @ np.asarray(p, dtype=np.float64) + self.t
+        return matmul(self.R, np.asarray(p, dtype=np.float64)) + self.t
 
     def rotate(self, v) -> np.ndarray:
         """A direction (3,) mapped to the parent frame."""
-        return self.R @ np.asarray(v, dtype=np.float64)
+        return matmul(self.R, np.asarray(v, dtype=np.float64))

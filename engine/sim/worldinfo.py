@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine import ode
+from engine.ode.kernels import detmath
 from engine.sim.errors import BuildError
 
 #: smallest basicTimeStep [ms] built: 1 µs (one simulated second = 1e6 steps).
@@ -100,7 +101,8 @@ def read_world_info(info, warn) -> WorldSettings:
 def per_step(d: float, dt: float) -> float:
     """A per-second damping ratio ``d`` in [0, 1] as ODE's per-step scale."""
     d = min(max(d, 0.0), 1.0)
-    return 1.0 - (1.0 - d) ** dt
+    # pow written by us: libm's pow differs in the last bit between CPUs
+    return 1.0 - detmath.pow(1.0 - d, dt)
 
 
 def apply_damping(body, damping_node, settings: WorldSettings) -> None:

@@ -24,6 +24,7 @@ from numba import njit
 from engine.ode.collision.dispatch import register
 from engine.ode.collision.geom import Geom
 from engine.ode.constants import dBoxClass, dCapsuleClass, dPlaneClass, dSphereClass
+from engine.ode.kernels import detmath
 
 __all__: list[str] = []
 
@@ -562,7 +563,7 @@ def _cull_points(n: int, p: np.ndarray, m: int, i0: int) -> np.ndarray:
         cy = a * (cy + q * (p[n - 1, 1] + p[0, 1]))
     ang = np.empty(n)
     for i in range(n):
-        ang[i] = math.atan2(p[i, 1] - cy, p[i, 0] - cx)
+        ang[i] = detmath.atan2(p[i, 1] - cy, p[i, 0] - cx)
     avail = np.ones(n, dtype=np.bool_)
     avail[i0] = False
     iret = np.empty(m, dtype=np.int64)

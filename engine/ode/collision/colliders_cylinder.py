@@ -40,6 +40,7 @@ from engine.ode.constants import (
     dPlaneClass,
     dSphereClass,
 )
+from engine.ode.kernels import detmath
 
 #: Tolerance on |axis . normal| - 1 for the face-on cylinder-plane case.
 _FACE_ON_TOL = 1e-7
@@ -335,7 +336,7 @@ def _rim_polygon(cc: np.ndarray, axis: np.ndarray, w: np.ndarray, radius: float,
     poly = np.zeros((room, 3))
     for k in range(n):
         th = 2.0 * math.pi * k / n
-        poly[k] = cc + radius * (math.cos(th) * e1 + math.sin(th) * e2)
+        poly[k] = cc + radius * (detmath.cos(th) * e1 + detmath.sin(th) * e2)
     return poly
 
 

@@ -59,6 +59,7 @@ from engine.ode.constants import (
     dSphereClass,
     dTriMeshClass,
 )
+from engine.ode.kernels.detlinalg import matmul, norm
 
 _DEPS = 2.220446049250313e-16
 
@@ -328,7 +329,7 @@ def trimesh_plane(tm: TriMesh, plane, max_contacts: int) -> np.ndarray:
         return NO_CONTACTS
     n, off = plane.params[:3], float(plane.params[3])
     w = tm.world_vertices()
-    behind = off - w @ n
+    behind = off - matmul(w, n)
     tri_behind = np.nonzero((behind[d.triangles] > 0.0).any(axis=1))[0]
     tri_ok = tm.filter_triangles(plane, tri_behind.astype(np.int64))
     if tri_ok.size == 0:
@@ -382,7 +383,7 @@ def trimesh_ray(tm: TriMesh, ray, max_contacts: int) -> np.ndarray:
         a, b, c = tris[k]
         # the face normal reversed (ODE's convention for the trimesh side)
         nrm = np.cross(c - a, b - a)
-        nrm /= np.linalg.norm(nrm)
+        nrm /= norm(nrm)
         rows.append([*(start + dist * direction), *nrm, dist, tri, -1.0])
         if len(rows) >= max_contacts:
             break

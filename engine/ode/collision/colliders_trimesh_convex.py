@@ -89,6 +89,7 @@ from engine.ode.collision.triangle_pairs import (
     trimesh_pairs_kernel,
 )
 from engine.ode.constants import dConvexClass, dCylinderClass, dTriMeshClass
+from engine.ode.kernels.detlinalg import matmul
 
 __all__: list[str] = []
 
@@ -100,8 +101,8 @@ def _mesh_arrays(g) -> tuple:
     """World arrays of trimesh geom g: (V, T, FN, nb_ptr, nb_idx, vt_ptr, vt_idx)."""
     d = g.mesh_data
     R = np.ascontiguousarray(g.R, dtype=np.float64)
-    V = np.ascontiguousarray(d.vertices @ R.T + np.asarray(g.pos, dtype=np.float64))
-    FN = np.ascontiguousarray(d.face_normals @ R.T)
+    V = np.ascontiguousarray(matmul(d.vertices, R.T) + np.asarray(g.pos, dtype=np.float64))
+    FN = np.ascontiguousarray(matmul(d.face_normals, R.T))
     T = np.ascontiguousarray(d.triangles, dtype=np.int64)
     return (V, T, FN) + tuple(mesh_topology(d))
 
@@ -124,10 +125,10 @@ def convex_world_arrays(g) -> tuple:
     unit outward normals (n.x <= off inside) and edges E (e, 2) int64."""
     R = np.asarray(g.R, dtype=np.float64)
     p = np.asarray(g.pos, dtype=np.float64)
-    Q = np.ascontiguousarray(np.asarray(g.points, dtype=np.float64) @ R.T + p)
+    Q = np.ascontiguousarray(matmul(np.asarray(g.points, dtype=np.float64), R.T) + p)
     pl = np.asarray(g.planes, dtype=np.float64)
-    wn = pl[:, :3] @ R.T
-    P = np.ascontiguousarray(np.column_stack([wn, pl[:, 3] + wn @ p]))
+    wn = matmul(pl[:, :3], R.T)
+    P = np.ascontiguousarray(np.column_stack([wn, pl[:, 3] + matmul(wn, p)]))
     E = np.ascontiguousarray(g.edges, dtype=np.int64).reshape(-1, 2)
     return Q, P, E
 

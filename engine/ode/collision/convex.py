@@ -27,6 +27,7 @@ from engine.ode import checks
 from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.constants import dConvexClass
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul, norm
 
 #: Vertices may stand this far (relative to the hull's size) in front of a plane.
 _PLANE_TOL = 1e-6
@@ -43,7 +44,7 @@ class Convex(Geom):
         super().__init__(space)
 
     def compute_aabb(self) -> np.ndarray:
-        w = self.points @ self.R.T + self.pos
+        w = matmul(self.points, self.R.T) + self.pos
         lo = w.min(axis=0)
         hi = w.max(axis=0)
         return np.array([lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]])
@@ -125,13 +126,13 @@ def _set(g: Convex, planes, planecount, points, pointcount, polygons, function: 
     nq = _count(pointcount, function, "pointcount")
     pl = _array(planes, np_, 4, function, "planes")
     pts = _array(points, nq, 3, function, "points")
-    norms = np.linalg.norm(pl[:, :3], axis=1)
+    norms = norm(pl[:, :3], axis=1)
     if np.any(norms == 0.0):
         raise ODEError(function, "planes", f"plane {int(np.argmin(norms))} has a zero normal")
     pl = pl / norms[:, None]
     polys, flat = _polygons(polygons, np_, nq, function)
     size = max(float(np.max(np.abs(pts))), 1e-12)
-    ahead = pts @ pl[:, :3].T - pl[:, 3]
+    ahead = matmul(pts, pl[:, :3].T) - pl[:, 3]
     if np.max(ahead) > _PLANE_TOL * size:
         i, p = np.unravel_index(int(np.argmax(ahead)), ahead.shape)
         raise ODEError(function, "planes", f"point {i} lies {ahead[i, p]:.3g} in front of "

@@ -33,6 +33,7 @@ from engine.ode.collision.mesh_surface import (
     _tri_h,
     admissible,
 )
+from engine.ode.kernels import detmath
 
 
 # --------------------------------------------------------------------------
@@ -114,9 +115,9 @@ def _arc_min(V: np.ndarray, T: np.ndarray, FN: np.ndarray, nb_ptr: np.ndarray,
     d = np.empty(3)
     x1 = hi - g * (hi - lo)
     x2 = lo + g * (hi - lo)
-    d[:] = math.cos(x1) * u + math.sin(x1) * w
+    d[:] = detmath.cos(x1) * u + detmath.sin(x1) * w
     f1 = _cyl_val(V, T, t, c, a, r, hl, d)
-    d[:] = math.cos(x2) * u + math.sin(x2) * w
+    d[:] = detmath.cos(x2) * u + detmath.sin(x2) * w
     f2 = _cyl_val(V, T, t, c, a, r, hl, d)
     for _ in range(60):
         if hi - lo < 1e-9:
@@ -126,17 +127,17 @@ def _arc_min(V: np.ndarray, T: np.ndarray, FN: np.ndarray, nb_ptr: np.ndarray,
             x2 = x1
             f2 = f1
             x1 = hi - g * (hi - lo)
-            d[:] = math.cos(x1) * u + math.sin(x1) * w
+            d[:] = detmath.cos(x1) * u + detmath.sin(x1) * w
             f1 = _cyl_val(V, T, t, c, a, r, hl, d)
         else:
             lo = x1
             x1 = x2
             f1 = f2
             x2 = lo + g * (hi - lo)
-            d[:] = math.cos(x2) * u + math.sin(x2) * w
+            d[:] = detmath.cos(x2) * u + detmath.sin(x2) * w
             f2 = _cyl_val(V, T, t, c, a, r, hl, d)
     s = 0.5 * (lo + hi)
-    d[:] = math.cos(s) * u + math.sin(s) * w
+    d[:] = detmath.cos(s) * u + detmath.sin(s) * w
     _consider(V, T, FN, nb_ptr, nb_idx, t, d, _cyl_val(V, T, t, c, a, r, hl, d), best)
 
 
@@ -166,7 +167,7 @@ def _compass(V: np.ndarray, T: np.ndarray, FN: np.ndarray, nb_ptr: np.ndarray,
         improved = False
         for i in range(16):
             th = 2.0 * math.pi * i / 16
-            ct, st = math.cos(th), math.sin(th)
+            ct, st = detmath.cos(th), detmath.sin(th)
             q[0] = n[0] + step * (ct * tx + st * ux)
             q[1] = n[1] + step * (ct * ty + st * uy)
             q[2] = n[2] + step * (ct * tz + st * uz)
@@ -243,7 +244,7 @@ def _cyl_best_axis(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.ndar
             if _dot(w, V[third] - V[edges[i, 0]]) > 0.0:
                 w[:] = -w
         cosang = min(1.0, max(-1.0, _dot(u, w)))
-        ang = math.acos(cosang)
+        ang = detmath.acos(cosang)
         if ang < 1e-6 or ang > math.pi - 1e-6:
             continue
         # orthonormal pair spanning the arc from u towards w
@@ -264,8 +265,8 @@ def _cyl_best_axis(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.ndar
     for i in range(nseed):
         z = 1.0 - (2.0 * i + 1.0) / nseed
         rr = math.sqrt(max(0.0, 1.0 - z * z))
-        d[0] = rr * math.cos(golden * i)
-        d[1] = rr * math.sin(golden * i)
+        d[0] = rr * detmath.cos(golden * i)
+        d[1] = rr * detmath.sin(golden * i)
         d[2] = z
         _consider(V, T, FN, nb_ptr, nb_idx, t, d, _cyl_val(V, T, t, c, a, r, hl, d), cand)
     if best[3] < np.inf:
@@ -329,10 +330,10 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
     planes[0, 3] = ca + hl
     planes[1, :3] = -a
     planes[1, 3] = -ca + hl
-    rin = r * math.cos(math.pi / _NRIM)
+    rin = r * detmath.cos(math.pi / _NRIM)
     for i in range(_NRIM):
         th = 2.0 * math.pi * (i + 0.5) / _NRIM
-        nrm = math.cos(th) * e1 + math.sin(th) * e2
+        nrm = detmath.cos(th) * e1 + detmath.sin(th) * e2
         planes[2 + i, :3] = nrm
         planes[2 + i, 3] = _dot(nrm, c) + rin
     poly = np.empty((3 + _NRIM + 4, 3))
@@ -395,7 +396,7 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
         wv2 = np.cross(a, wv)
         for ir in range(_NRIM):
             th = 2.0 * math.pi * ir / _NRIM
-            off = r * (math.cos(th) * wv + math.sin(th) * wv2)
+            off = r * (detmath.cos(th) * wv + detmath.sin(th) * wv2)
             rim[ir] = c + hl * a + off
             rim[_NRIM + ir] = c - hl * a + off
         for ir in range(_NRIM):

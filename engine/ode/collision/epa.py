@@ -34,6 +34,7 @@ from engine.ode.collision.support_shapes import (
     _minkowski,
     support,
 )
+from engine.ode.kernels import detmath
 
 
 # ----------------------------------------------------------------------------- EPA
@@ -73,7 +74,7 @@ def _blow_up(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: floa
         e2 = np.cross(u, e1)
         for k in range(6):
             th = k * math.pi / 3.0
-            d = math.cos(th) * e1 + math.sin(th) * e2
+            d = detmath.cos(th) * e1 + detmath.sin(th) * e2
             _minkowski(ka, pa, posa, Ra, ma, kb, pb, posb, Rb, mb, d[0], d[1], d[2],
                        V, VA, VB, 2)
             off = np.cross(V[2] - V[0], u)

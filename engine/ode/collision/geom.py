@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.ode import checks
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
 
 #: All 64 bits set: the default category and collide bits (C's ``~0UL``).
@@ -61,7 +62,7 @@ class Geom:
         store = b.world.bodies
         if self.offset_pos is None:
             return store.pos[b.index]
-        return store.pos[b.index] + store.R[b.index] @ self.offset_pos
+        return store.pos[b.index] + matmul(store.R[b.index], self.offset_pos)
 
     @property
     def R(self) -> np.ndarray:
@@ -72,7 +73,7 @@ class Geom:
         store = b.world.bodies
         if self.offset_R is None:
             return store.R[b.index]
-        return store.R[b.index] @ self.offset_R
+        return matmul(store.R[b.index], self.offset_R)
 
     def compute_aabb(self) -> np.ndarray:
         """The geom's axis-aligned bounding box (6,); subclasses override."""
@@ -196,7 +197,7 @@ def _set_world_pos(g: Geom, p: np.ndarray) -> None:
     if g.offset_pos is None:
         store.pos[b.index] = p
     else:
-        store.pos[b.index] = p - store.R[b.index] @ g.offset_pos
+        store.pos[b.index] = p - matmul(store.R[b.index], g.offset_pos)
 
 
 def _set_world_R(g: Geom, R: np.ndarray) -> None:
@@ -213,7 +214,7 @@ def _set_world_R(g: Geom, R: np.ndarray) -> None:
     q_to_R(q, Rn)
     from engine.ode.body import dBodySetRotation
 
-    body_R = Rn if g.offset_R is None else Rn @ g.offset_R.T
+    body_R = Rn if g.offset_R is None else matmul(Rn, g.offset_R.T)
     pos_before = g.pos.copy()
     dBodySetRotation(b, body_R)
     if g.offset_pos is not None:
@@ -317,7 +318,7 @@ def dGeomSetOffsetWorldPosition(geom, x: float, y: float, z: float) -> None:
     _need_body(g, "dGeomSetOffsetWorldPosition")
     p = checks.xyz(x, y, z, "dGeomSetOffsetWorldPosition")
     store = g.body.world.bodies
-    g.offset_pos = store.R[g.body.index].T @ (p - store.pos[g.body.index])
+    g.offset_pos = matmul(store.R[g.body.index].T, p - store.pos[g.body.index])
     if g.offset_R is None:
         g.offset_R = np.eye(3)
 
@@ -328,7 +329,7 @@ def dGeomSetOffsetWorldRotation(geom, R) -> None:
     _need_body(g, "dGeomSetOffsetWorldRotation")
     Rw = checks.rotation(R, "dGeomSetOffsetWorldRotation")
     store = g.body.world.bodies
-    dGeomSetOffsetRotation(g, store.R[g.body.index].T @ Rw)
+    dGeomSetOffsetRotation(g, matmul(store.R[g.body.index].T, Rw))
 
 
 def dGeomSetOffsetWorldQuaternion(geom, q) -> None:

@@ -19,6 +19,7 @@ from engine.ode.collision.colliders_basic import box_box_core
 from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.collision.space import Space, space_of
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.structs import dContactGeom
 
 # --- dGeomLowLevelControl classes, codes and values (collision.h) ---
@@ -224,7 +225,7 @@ def dGeomGetRelPointPos(geom, px: float, py: float, pz: float) -> np.ndarray:
     fn = "dGeomGetRelPointPos"
     g = _frame(geom, fn)
     p = checks.xyz(px, py, pz, fn, "px, py, pz")
-    return p if g is None else np.asarray(g.R, dtype=float) @ p + g.pos
+    return p if g is None else matmul(np.asarray(g.R, dtype=float), p) + g.pos
 
 
 def dGeomGetPosRelPoint(geom, px: float, py: float, pz: float) -> np.ndarray:
@@ -233,7 +234,7 @@ def dGeomGetPosRelPoint(geom, px: float, py: float, pz: float) -> np.ndarray:
     fn = "dGeomGetPosRelPoint"
     g = _frame(geom, fn)
     p = checks.xyz(px, py, pz, fn, "px, py, pz")
-    return p if g is None else np.asarray(g.R, dtype=float).T @ (p - g.pos)
+    return p if g is None else matmul(np.asarray(g.R, dtype=float).T, p - g.pos)
 
 
 def dGeomVectorToWorld(geom, px: float, py: float, pz: float) -> np.ndarray:
@@ -241,7 +242,7 @@ def dGeomVectorToWorld(geom, px: float, py: float, pz: float) -> np.ndarray:
     fn = "dGeomVectorToWorld"
     g = _frame(geom, fn)
     v = checks.xyz(px, py, pz, fn, "px, py, pz")
-    return v if g is None else np.asarray(g.R, dtype=float) @ v
+    return v if g is None else matmul(np.asarray(g.R, dtype=float), v)
 
 
 def dGeomVectorFromWorld(geom, px: float, py: float, pz: float) -> np.ndarray:
@@ -249,7 +250,7 @@ def dGeomVectorFromWorld(geom, px: float, py: float, pz: float) -> np.ndarray:
     fn = "dGeomVectorFromWorld"
     g = _frame(geom, fn)
     v = checks.xyz(px, py, pz, fn, "px, py, pz")
-    return v if g is None else np.asarray(g.R, dtype=float).T @ v
+    return v if g is None else matmul(np.asarray(g.R, dtype=float).T, v)
 
 
 # ----------------------------------------------------------------------------- control

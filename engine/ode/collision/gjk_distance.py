@@ -21,6 +21,7 @@ from engine.ode.collision.support_shapes import (
     _minkowski,
     support,
 )
+from engine.ode.kernels import detmath
 
 
 # ----------------------------------------------------------------------------- GJK
@@ -296,7 +297,7 @@ def _polish(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: float
         gained = False
         for j in range(8):
             th = turn + j * math.pi / 4.0
-            m[:] = n + step * (math.cos(th) * t1 + math.sin(th) * t2)
+            m[:] = n + step * (detmath.cos(th) * t1 + detmath.sin(th) * t2)
             m /= math.sqrt(_dot(m, m))
             gm = _gap(ka, pa, posa, Ra, ma, kb, pb, posb, Rb, mb, m)
             if gm > gap:

@@ -15,6 +15,8 @@ import weakref
 import numpy as np
 from numba import njit
 
+from engine.ode.kernels.detlinalg import norm
+
 #: Relative tolerance of the admissibility test (d.(w - v) <= tol |w - v|).
 _ADM_TOL = 1e-7
 #: Tolerance (m, relative to the sizes involved) of touching tests and clips.
@@ -105,7 +107,7 @@ def triangle_mesh_arrays(vertices: np.ndarray, triangles: np.ndarray) -> tuple:
     V = np.ascontiguousarray(vertices, dtype=np.float64).reshape(-1, 3)
     T = np.ascontiguousarray(triangles, dtype=np.int64).reshape(-1, 3)
     n = np.cross(V[T[:, 1]] - V[T[:, 0]], V[T[:, 2]] - V[T[:, 0]])
-    ln = np.linalg.norm(n, axis=1)
+    ln = norm(n, axis=1)
     ok = ln > 0.0
     n[ok] /= ln[ok, None]
     n[~ok] = 0.0

@@ -23,6 +23,7 @@ from engine.ode.constants import (
     dSphereClass,
 )
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul, norm
 
 _INF = math.inf
 
@@ -63,7 +64,7 @@ class Box(Geom):
 
     def compute_aabb(self) -> np.ndarray:
         # half extent along world axis i: sum_j |R_ij| * side_j / 2
-        ext = np.abs(self.R) @ (0.5 * self.lengths)
+        ext = matmul(np.abs(self.R), 0.5 * self.lengths)
         p = self.pos
         return np.array([p[0] - ext[0], p[0] + ext[0], p[1] - ext[1], p[1] + ext[1],
                          p[2] - ext[2], p[2] + ext[2]])
@@ -139,7 +140,7 @@ def _plane_params(a, b, c, d, function: str) -> np.ndarray:
     n = np.array([checks.real(a, function, "a"), checks.real(b, function, "b"),
                   checks.real(c, function, "c")])
     dd = checks.real(d, function, "d")
-    length = float(np.linalg.norm(n))
+    length = float(norm(n))
     if length == 0:
         raise ODEError(function, "a, b, c", "the plane normal must not be zero")
     # ODE normalizes the normal and scales d with it
@@ -185,7 +186,7 @@ def dGeomSpherePointDepth(sphere, x: float, y: float, z: float) -> float:
     """Depth of a point inside the sphere (> 0 inside, 0 on, < 0 outside), m."""
     g = geom_of(sphere, "dGeomSpherePointDepth", "sphere", Sphere)
     p = checks.xyz(x, y, z, "dGeomSpherePointDepth")
-    return g.radius - float(np.linalg.norm(p - g.pos))
+    return g.radius - float(norm(p - g.pos))
 
 
 # ----------------------------------------------------------------------------- box
@@ -210,13 +211,13 @@ def dGeomBoxPointDepth(box, x: float, y: float, z: float) -> float:
     docs/decisions/0005-box-point-depth.md: ODE 0.16.2 is wrong outside)."""
     g = geom_of(box, "dGeomBoxPointDepth", "box", Box)
     p = checks.xyz(x, y, z, "dGeomBoxPointDepth")
-    q = g.R.T @ (p - g.pos)
+    q = matmul(g.R.T, p - g.pos)
     half = 0.5 * g.lengths
     d = half - np.abs(q)
     if np.all(d >= 0):
         return float(np.min(d))
     outside = np.maximum(-d, 0.0)
-    return -float(np.linalg.norm(outside))
+    return -float(norm(outside))
 
 
 # ----------------------------------------------------------------------------- capsule
@@ -241,8 +242,8 @@ def dGeomCapsulePointDepth(capsule, x: float, y: float, z: float) -> float:
     g = geom_of(capsule, "dGeomCapsulePointDepth", "capsule", Capsule)
     p = checks.xyz(x, y, z, "dGeomCapsulePointDepth")
     axis = g.R[:, 2]
-    t = float(np.clip((p - g.pos) @ axis, -0.5 * g.length, 0.5 * g.length))
-    return g.radius - float(np.linalg.norm(p - (g.pos + t * axis)))
+    t = float(np.clip(matmul(p - g.pos, axis), -0.5 * g.length, 0.5 * g.length))
+    return g.radius - float(norm(p - (g.pos + t * axis)))
 
 
 dCreateCCylinder = dCreateCapsule
@@ -287,7 +288,7 @@ def dGeomPlanePointDepth(plane, x: float, y: float, z: float) -> float:
     """Depth of a point below the plane (> 0 below, on the side opposite the normal)."""
     g = geom_of(plane, "dGeomPlanePointDepth", "plane", Plane)
     p = checks.xyz(x, y, z, "dGeomPlanePointDepth")
-    return float(g.params[3] - g.params[:3] @ p)
+    return float(g.params[3] - matmul(g.params[:3], p))
 
 
 # ----------------------------------------------------------------------------- ray
@@ -313,7 +314,7 @@ def dGeomRaySet(ray, px: float, py: float, pz: float, dx: float, dy: float, dz: 
     g = geom_of(ray, fn, "ray", Ray)
     p = checks.xyz(px, py, pz, fn, "px, py, pz")
     d = checks.xyz(dx, dy, dz, fn, "dx, dy, dz")
-    n = float(np.linalg.norm(d))
+    n = float(norm(d))
     if n == 0:
         raise ODEError(fn, "dx, dy, dz", "the direction must not be zero")
     d = d / n

@@ -36,6 +36,7 @@ from engine.ode.constants import (
     dLastSpaceClass,
 )
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul
 
 #: Serialises the temporary placement of encapsulated geoms (re-entrant for nesting).
 _PLACING = threading.RLock()
@@ -115,8 +116,8 @@ def placed(tr: GeomTransform):
         Rt = np.asarray(tr.R, dtype=float)
         # world pose of the object: rotate its relative position by the
         # transform's rotation and add the transform's position
-        obj.own_pos = Rt @ rel_pos + np.asarray(tr.pos, dtype=float)
-        obj.own_R = Rt @ rel_R
+        obj.own_pos = matmul(Rt, rel_pos) + np.asarray(tr.pos, dtype=float)
+        obj.own_R = matmul(Rt, rel_R)
         try:
             yield obj
         finally:

@@ -35,6 +35,7 @@ from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.collision.trimesh_data import TriMeshData, data_of
 from engine.ode.constants import dBoxClass, dCapsuleClass, dSphereClass, dTriMeshClass
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul
 
 #: Geom classes for which ODE keeps temporal-coherence caches.
 TC_CLASSES = (dSphereClass, dBoxClass, dCapsuleClass)
@@ -121,21 +122,21 @@ class TriMesh(Geom):
     # -- geometry in world coordinates -------------------------------------
     def world_vertices(self) -> np.ndarray:
         """Every vertex in world coordinates, (n, 3) m."""
-        return self.mesh_data.vertices @ np.asarray(self.R).T + self.pos
+        return matmul(self.mesh_data.vertices, np.asarray(self.R).T) + self.pos
 
     def world_triangles(self, indices) -> np.ndarray:
         """Triangles ``indices`` (k,) in world coordinates, (k, 3, 3) m:
         [triangle, corner, xyz]."""
         d = self.mesh_data
         local = d.vertices[d.triangles[np.asarray(indices, dtype=np.int64)]]
-        return local @ np.asarray(self.R).T + self.pos
+        return matmul(local, np.asarray(self.R).T) + self.pos
 
     def compute_aabb(self) -> np.ndarray:
         """As ODE: the world box around the rotated box of the mesh's local bounds."""
         d = self.mesh_data
         R = np.asarray(self.R)
-        c = R @ d.aabb_center + self.pos
-        ext = np.abs(R) @ d.aabb_extents
+        c = matmul(R, d.aabb_center) + self.pos
+        ext = matmul(np.abs(R), d.aabb_extents)
         return np.array([c[0] - ext[0], c[0] + ext[0], c[1] - ext[1], c[1] + ext[1],
                          c[2] - ext[2], c[2] + ext[2]])
 
@@ -161,8 +162,8 @@ class TriMesh(Geom):
         centre = 0.5 * np.array([q[0] + q[1], q[2] + q[3], q[4] + q[5]])
         half = 0.5 * np.array([q[1] - q[0], q[3] - q[2], q[5] - q[4]])
         if np.all(np.isfinite(half)):
-            lc = R.T @ (centre - p)
-            lh = np.abs(R.T) @ half
+            lc = matmul(R.T, centre - p)
+            lh = matmul(np.abs(R.T), half)
             lq = np.array([lc[0] - lh[0], lc[0] + lh[0], lc[1] - lh[1], lc[1] + lh[1],
                            lc[2] - lh[2], lc[2] + lh[2]])
             idx = _overlapping(d.tri_aabbs, lq)

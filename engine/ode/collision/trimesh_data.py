@@ -40,6 +40,7 @@ from engine.ode.constants import (
     dTRIDATAPREPROCESS_BUILD_FACE_ANGLES,
 )
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import norm
 
 # --- constants of collision_trimesh.h that constants.py does not hold ---
 dMTV__MIN = dMTV_FIRST = 0
@@ -115,7 +116,7 @@ class TriMeshData:
         t = self.triangles
         p0, p1, p2 = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
         n = np.cross(p1 - p0, p2 - p0)
-        length = np.linalg.norm(n, axis=1)
+        length = norm(n, axis=1)
         ok = length > 0.0
         n[ok] /= length[ok, None]
         n[~ok] = 0.0

@@ -11,6 +11,8 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.ode.kernels import detmath
+
 
 @njit(cache=True, nogil=True)
 def _edge_angle(n: np.ndarray, seg: np.ndarray, dot: float, lsp: float, edge: np.ndarray,
@@ -33,7 +35,7 @@ def _edge_angle(n: np.ndarray, seg: np.ndarray, dot: float, lsp: float, edge: np
         y1 = n[2] * first_seg[0] - n[0] * first_seg[2]
         y2 = n[0] * first_seg[1] - n[1] * first_seg[0]
         check = x0 * y0 + x1 * y1 + x2 * y2
-    return math.asin(c) if check < 0.0 else 0.5 * math.pi + math.acos(c)
+    return detmath.asin(c) if check < 0.0 else 0.5 * math.pi + detmath.acos(c)
 
 
 @njit(cache=True, nogil=True)

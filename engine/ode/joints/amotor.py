@@ -30,8 +30,6 @@ the wrong way (ODE's behaviour, reproduced).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -43,6 +41,8 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.dball import ode_normalize, ode_unit
 from engine.ode.joints.layout import B_R, JF_REVERSE
 from engine.ode.joints.limot import LM_FMAX, LM_SIZE, add_limot, test_limit
+from engine.ode.kernels import detmath
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
 
 AX, REF, ANG, LIMOT = 0, 9, 15, 18
@@ -76,14 +76,14 @@ class AMotorJoint(Joint):
         d = self.d
         first = 2 if self.reversed else 0
         second = 2 - first
-        a_first = s.R[b0] @ d[AX + 3 * first:AX + 3 * first + 3]
+        a_first = matmul(s.R[b0], d[AX + 3 * first:AX + 3 * first + 3])
         if b1 >= 0:
-            d[REF + 3:REF + 6] = s.R[b1].T @ a_first
-            a_second = s.R[b1] @ d[AX + 3 * second:AX + 3 * second + 3]
-            d[REF:REF + 3] = s.R[b0].T @ a_second
+            d[REF + 3:REF + 6] = matmul(s.R[b1].T, a_first)
+            a_second = matmul(s.R[b1], d[AX + 3 * second:AX + 3 * second + 3])
+            d[REF:REF + 3] = matmul(s.R[b0].T, a_second)
         else:
             d[REF + 3:REF + 6] = a_first
-            d[REF:REF + 3] = s.R[b0].T @ d[AX + 3 * second:AX + 3 * second + 3]
+            d[REF:REF + 3] = matmul(s.R[b0].T, d[AX + 3 * second:AX + 3 * second + 3])
 
     def set_axis(self, fn: str, anum: int, rel: int, v: np.ndarray) -> None:
         """Store world direction ``v`` (3,) as axis ``anum`` anchored per ``rel``."""
@@ -99,9 +99,9 @@ class AMotorJoint(Joint):
         if rel == 1:
             if b0 < 0:
                 raise ODEError(fn, "rel", "attach the joint before giving a body-relative axis")
-            a = s.R[b0].T @ v
+            a = matmul(s.R[b0].T, v)
         elif rel == 2 and b1 >= 0:
-            a = s.R[b1].T @ v
+            a = matmul(s.R[b1].T, v)
         else:
             a = v
         self.di[I_REL + anum] = rel
@@ -126,9 +126,9 @@ class AMotorJoint(Joint):
         a = self.d[AX + 3 * anum:AX + 3 * anum + 3]
         rel = int(self.di[I_REL + anum])
         if rel == 1 and b0 >= 0:
-            return s.R[b0] @ a
+            return matmul(s.R[b0], a)
         if rel == 2 and b1 >= 0:
-            return s.R[b1] @ a
+            return matmul(s.R[b1], a)
         return a.copy()
 
 
@@ -188,11 +188,11 @@ def euler_angles(d, jf, b0, b1, B, ax) -> None:
     e1 = ax[1]
     e2 = ax[2]
     q = cross3(e0, r_first)
-    d[ANG] = -math.atan2(dot3(e2, q), dot3(e2, r_first))
+    d[ANG] = -detmath.atan2(dot3(e2, q), dot3(e2, r_first))
     q = cross3(e0, e1)
-    d[ANG + 1] = -math.atan2(dot3(e2, e0), dot3(e2, q))
+    d[ANG + 1] = -detmath.atan2(dot3(e2, e0), dot3(e2, q))
     q = cross3(e1, e2)
-    d[ANG + 2] = -math.atan2(dot3(r_second, e1), dot3(r_second, q))
+    d[ANG + 2] = -detmath.atan2(dot3(r_second, e1), dot3(r_second, q))
 
 
 @njit(cache=True, nogil=True)
@@ -333,9 +333,9 @@ def dJointGetAMotorAngleRate(j, anum: int) -> float:
         return 0.0
     axis = joint.axis(a)
     s = joint.world.bodies
-    rate = float(axis @ s.avel[b0])
+    rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ s.avel[b1])
+        rate -= float(matmul(axis, s.avel[b1]))
     return -rate if joint.reversed else rate
 
 

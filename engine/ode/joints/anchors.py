@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from engine.ode.errors import ODEError
+from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.rotation import safe_normalize3
 
 
@@ -30,9 +31,9 @@ def set_anchors(joint, p: np.ndarray, off1: int, off2: int) -> None:
     if f0 is None:
         return
     d = joint.d
-    d[off1:off1 + 3] = f0[1].T @ (p - f0[0])
+    d[off1:off1 + 3] = matmul(f0[1].T, p - f0[0])
     f1 = _frame(joint, 1)
-    d[off2:off2 + 3] = p if f1 is None else f1[1].T @ (p - f1[0])
+    d[off2:off2 + 3] = p if f1 is None else matmul(f1[1].T, p - f1[0])
 
 
 def unit(axis: np.ndarray, function: str, argument: str = "x, y, z") -> np.ndarray:
@@ -45,7 +46,7 @@ def unit(axis: np.ndarray, function: str, argument: str = "x, y, z") -> np.ndarr
     instead, as ODE's dSafeNormalize3. Other vectors take the plain path
     unchanged (same bits as before).
     """
-    n = float(np.linalg.norm(axis))
+    n = float(norm(axis))
     if n == 0.0 or math.isinf(n):
         return _rescaled_unit(axis, function, argument)
     return axis / n
@@ -61,7 +62,7 @@ def _rescaled_unit(axis: np.ndarray, function: str, argument: str) -> np.ndarray
 def _as_stored(axis: np.ndarray, u: np.ndarray) -> np.ndarray:
     """The world axis a joint without body 1 keeps: ``axis`` as given (ODE),
     or its unit ``u`` when its squared length does not fit a double."""
-    n = float(np.linalg.norm(axis))
+    n = float(norm(axis))
     return u if n == 0.0 or math.isinf(n) else axis
 
 
@@ -78,10 +79,10 @@ def set_axes(joint, axis: np.ndarray, off1: int | None, off2: int | None,
     u = unit(axis, function)
     d = joint.d
     if off1 is not None:
-        d[off1:off1 + 3] = f0[1].T @ u
+        d[off1:off1 + 3] = matmul(f0[1].T, u)
     if off2 is not None:
         f1 = _frame(joint, 1)
-        d[off2:off2 + 3] = _as_stored(axis, u) if f1 is None else f1[1].T @ u
+        d[off2:off2 + 3] = _as_stored(axis, u) if f1 is None else matmul(f1[1].T, u)
 
 
 def get_anchor1(joint, off: int) -> np.ndarray:
@@ -89,7 +90,7 @@ def get_anchor1(joint, off: int) -> np.ndarray:
     f0 = _frame(joint, 0)
     if f0 is None:
         return np.zeros(3)
-    return f0[1] @ joint.d[off:off + 3] + f0[0]
+    return matmul(f0[1], joint.d[off:off + 3]) + f0[0]
 
 
 def get_anchor2(joint, off: int) -> np.ndarray:
@@ -97,21 +98,21 @@ def get_anchor2(joint, off: int) -> np.ndarray:
     f1 = _frame(joint, 1)
     if f1 is None:
         return joint.d[off:off + 3].copy()
-    return f1[1] @ joint.d[off:off + 3] + f1[0]
+    return matmul(f1[1], joint.d[off:off + 3]) + f1[0]
 
 
 def get_axis1(joint, off: int) -> np.ndarray:
     f0 = _frame(joint, 0)
     if f0 is None:
         return np.zeros(3)
-    return f0[1] @ joint.d[off:off + 3]
+    return matmul(f0[1], joint.d[off:off + 3])
 
 
 def get_axis2(joint, off: int) -> np.ndarray:
     f1 = _frame(joint, 1)
     if f1 is None:
         return joint.d[off:off + 3].copy()
-    return f1[1] @ joint.d[off:off + 3]
+    return matmul(f1[1], joint.d[off:off + 3])
 
 
 def body_arrays(world) -> tuple:

@@ -16,6 +16,7 @@ from engine.ode.joints.anchors import get_anchor1, get_anchor2, set_anchors
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball
 from engine.ode.joints.layout import ROW_CFM
+from engine.ode.kernels.detlinalg import matmul
 
 A1, A2, ERP, CFM = 0, 3, 6, 7
 
@@ -83,7 +84,7 @@ def dJointSetBallAnchor2(j, x: float, y: float, z: float) -> None:
     b1 = int(joint.world.joints.body[joint.index, 1])
     if b1 >= 0:
         store = joint.world.bodies
-        joint.d[A2:A2 + 3] = store.R[b1].T @ (p - store.pos[b1])
+        joint.d[A2:A2 + 3] = matmul(store.R[b1].T, p - store.pos[b1])
     else:
         joint.d[A2:A2 + 3] = p
 

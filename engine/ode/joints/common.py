@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.joints.layout import B_POS, B_Q, B_R, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.kernels import detmath
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul1, qmul2, qmul3
 
 
@@ -155,9 +156,9 @@ def angle_from_rel_quat(qrel: np.ndarray, axis: np.ndarray) -> float:
     cost2 = qrel[0]
     sint2 = math.sqrt(qrel[1] * qrel[1] + qrel[2] * qrel[2] + qrel[3] * qrel[3])
     if qrel[1] * axis[0] + qrel[2] * axis[1] + qrel[3] * axis[2] >= 0:
-        theta = 2 * math.atan2(sint2, cost2)
+        theta = 2 * detmath.atan2(sint2, cost2)
     else:
-        theta = 2 * math.atan2(sint2, -cost2)
+        theta = 2 * detmath.atan2(sint2, -cost2)
     if theta > math.pi:
         theta -= 2 * math.pi
     return -theta

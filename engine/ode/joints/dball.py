@@ -23,6 +23,7 @@ from engine.ode.constants import dJointTypeDBall, dParamCFM, dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_FPS
+from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.kernels.vec import cross3, mat_vec
 from engine.ode.rotation import safe_normalize3
 
@@ -59,7 +60,7 @@ class DistanceJoint(Joint):
         if row < 0:
             return p.copy()
         s = self.world.bodies
-        return s.R[row] @ p + s.pos[row]
+        return matmul(s.R[row], p) + s.pos[row]
 
     def set_anchor(self, user_index: int, p: np.ndarray) -> None:
         """Store world point ``p`` (3,) as the user's anchor 1 or 2, re-measure."""
@@ -70,7 +71,7 @@ class DistanceJoint(Joint):
             self.d[off:off + 3] = p
         else:
             s = self.world.bodies
-            self.d[off:off + 3] = s.R[row].T @ (p - s.pos[row])
+            self.d[off:off + 3] = matmul(s.R[row].T, p - s.pos[row])
         self.update_distance()
 
     def get_anchor(self, user_index: int) -> np.ndarray:
@@ -78,7 +79,7 @@ class DistanceJoint(Joint):
 
     def update_distance(self) -> None:
         """Target distance := current distance between the two anchors."""
-        self.d[DIST] = float(np.linalg.norm(self._point_world(0) - self._point_world(1)))
+        self.d[DIST] = float(norm(self._point_world(0) - self._point_world(1)))
 
     # -- parameters: only the joint's own ERP and CFM -------------------------
     def _param_slot(self, function, parameter):

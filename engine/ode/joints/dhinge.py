@@ -22,6 +22,7 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.base import create_joint, joint_of
 from engine.ode.joints.dball import A1, A2, DIST, ERP, DistanceJoint, distance_row, ode_unit
 from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_J, WP_FPS
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
 AX1, AX2 = 9, 12
@@ -103,8 +104,8 @@ def dJointSetDHingeAxis(j, x: float, y: float, z: float) -> None:
     if b0 < 0:
         raise ODEError(fn, "j", "the joint must be attached to a body first")
     s = joint.world.bodies
-    joint.d[AX1:AX1 + 3] = ode_unit(s.R[b0].T @ v, fn)
-    joint.d[AX2:AX2 + 3] = ode_unit(v if b1 < 0 else s.R[b1].T @ v, fn)
+    joint.d[AX1:AX1 + 3] = ode_unit(matmul(s.R[b0].T, v), fn)
+    joint.d[AX2:AX2 + 3] = ode_unit(v if b1 < 0 else matmul(s.R[b1].T, v), fn)
 
 
 def dJointGetDHingeAxis(j) -> np.ndarray:
@@ -113,7 +114,7 @@ def dJointGetDHingeAxis(j) -> np.ndarray:
     b0 = joint.body_rows()[0]
     if b0 < 0:
         return np.zeros(3)
-    return joint.world.bodies.R[b0] @ joint.d[AX1:AX1 + 3]
+    return matmul(joint.world.bodies.R[b0], joint.d[AX1:AX1 + 3])
 
 
 def dJointSetDHingeAnchor1(j, x: float, y: float, z: float) -> None:

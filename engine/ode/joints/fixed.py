@@ -25,6 +25,7 @@ from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation
 from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
 
 QREL, OFFSET, ERP, CFM = 0, 4, 7, 8
@@ -118,7 +119,7 @@ def dJointSetFixed(j) -> None:
     s = joint.world.bodies
     d = joint.d
     if b1 >= 0:
-        d[OFFSET:OFFSET + 3] = s.R[b0].T @ (s.pos[b0] - s.pos[b1])
+        d[OFFSET:OFFSET + 3] = matmul(s.R[b0].T, s.pos[b0] - s.pos[b1])
     else:
         d[OFFSET:OFFSET + 3] = s.pos[b0]
     d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(joint.world), b0, b1)

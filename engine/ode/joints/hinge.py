@@ -40,6 +40,8 @@ from engine.ode.joints.common import (
 )
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J
 from engine.ode.joints.limot import add_limot, test_limit
+from engine.ode.kernels import detmath
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul3
 
 A1, A2, AX1, AX2, QREL, LIMOT = 0, 3, 6, 9, 12, 16
@@ -184,7 +186,7 @@ def dJointSetHingeAxisOffset(j, x: float, y: float, z: float, dangle: float) -> 
     if joint.reversed:
         a = -a
     u = unit(axis, fn)
-    q_angle = np.array([math.cos(a / 2), *(math.sin(a / 2) * u)])
+    q_angle = np.array([detmath.cos(a / 2), *(detmath.sin(a / 2) * u)])
     joint.d[QREL:QREL + 4] = qmul3(q_angle, joint.d[QREL:QREL + 4].copy())
 
 
@@ -225,10 +227,10 @@ def dJointGetHingeAngleRate(j) -> float:
     if b0 < 0:
         return 0.0
     store = joint.world.bodies
-    axis = store.R[b0] @ joint.d[AX1:AX1 + 3]
-    rate = float(axis @ store.avel[b0])
+    axis = matmul(store.R[b0], joint.d[AX1:AX1 + 3])
+    rate = float(matmul(axis, store.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ store.avel[b1])
+        rate -= float(matmul(axis, store.avel[b1]))
     return -rate if joint.reversed else rate
 
 

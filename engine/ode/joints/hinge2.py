@@ -46,6 +46,8 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball2, world_axis1, world_axis2
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels import detmath
+from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.kernels.vec import cross3, dot3, mat_t_vec
 
 A1, A2, AX1, AX2, C0, S0, V1, V2, W1, W2 = 0, 3, 6, 9, 12, 13, 14, 17, 20, 23
@@ -103,26 +105,26 @@ class Hinge2Joint(Joint):
             return
         store = self.world.bodies
         R0, R1 = store.R[b0], store.R[b1]
-        ax1 = R0 @ self.d[AX1:AX1 + 3]
-        ax2 = R1 @ self.d[AX2:AX2 + 3]
+        ax1 = matmul(R0, self.d[AX1:AX1 + 3])
+        ax2 = matmul(R1, self.d[AX2:AX2 + 3])
         if rest_angle:
-            self.d[S0] = float(np.linalg.norm(np.cross(ax1, ax2)))
-            self.d[C0] = float(ax1 @ ax2)
+            self.d[S0] = float(norm(np.cross(ax1, ax2)))
+            self.d[C0] = float(matmul(ax1, ax2))
         # v1: axis 2 made perpendicular to axis 1, v2 = axis1 x v1 (body-0 frame);
         # w1: axis 1 made perpendicular to axis 2, w2 = axis2 x w1 (body-1 frame)
-        u = ax2 - (ax1 @ ax2) * ax1
-        w = ax1 - (ax2 @ ax1) * ax2
-        nu, nw = float(np.linalg.norm(u)), float(np.linalg.norm(w))
+        u = ax2 - (matmul(ax1, ax2)) * ax1
+        w = ax1 - (matmul(ax2, ax1)) * ax2
+        nu, nw = float(norm(u)), float(norm(w))
         if nu <= 1e-12 or nw <= 1e-12:
             if strict:
                 raise ODEError(function, "axis", "hinge-2 axes must not lie along one line")
             return
         u /= nu
         w /= nw
-        self.d[V1:V1 + 3] = R0.T @ u
-        self.d[V2:V2 + 3] = R0.T @ np.cross(ax1, u)
-        self.d[W1:W1 + 3] = R1.T @ w
-        self.d[W2:W2 + 3] = R1.T @ np.cross(ax2, w)
+        self.d[V1:V1 + 3] = matmul(R0.T, u)
+        self.d[V2:V2 + 3] = matmul(R0.T, np.cross(ax1, u))
+        self.d[W1:W1 + 3] = matmul(R1.T, w)
+        self.d[W2:W2 + 3] = matmul(R1.T, np.cross(ax2, w))
 
     # -- parameters -------------------------------------------------------------
     def set_extra_param(self, function: str, parameter: int, value: float) -> None:
@@ -146,7 +148,7 @@ def angle1(d, b0, b1, B) -> float:
     (v1, v2) normal to axis 1; the sign makes a turn about +axis1 positive."""
     p = world_axis2(d, AX2, b1, B)
     q = mat_t_vec(B[B_R][b0], p)
-    return -math.atan2(dot3(d[V2:V2 + 3], q), dot3(d[V1:V1 + 3], q))
+    return -detmath.atan2(dot3(d[V2:V2 + 3], q), dot3(d[V1:V1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
@@ -154,7 +156,7 @@ def angle2(d, b0, b1, B) -> float:
     """Wheel angle (rad): axis 1 seen from body 1, in the plane (w1, w2)."""
     p = world_axis1(d, AX1, b0, B)
     q = p if b1 < 0 else mat_t_vec(B[B_R][b1], p)
-    return -math.atan2(dot3(d[W2:W2 + 3], q), dot3(d[W1:W1 + 3], q))
+    return -detmath.atan2(dot3(d[W2:W2 + 3], q), dot3(d[W1:W1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
@@ -229,9 +231,9 @@ def _set_axes(joint: Hinge2Joint, a1, a2, fn: str) -> None:
     if b0 < 0 or b1 < 0:
         return
     store = joint.world.bodies
-    new1 = unit(a1, fn, "axis1") if a1 is not None else store.R[b0] @ joint.d[AX1:AX1 + 3]
-    new2 = unit(a2, fn, "axis2") if a2 is not None else store.R[b1] @ joint.d[AX2:AX2 + 3]
-    if np.linalg.norm(np.cross(new1, new2)) <= 1e-12:
+    new1 = unit(a1, fn, "axis1") if a1 is not None else matmul(store.R[b0], joint.d[AX1:AX1 + 3])
+    new2 = unit(a2, fn, "axis2") if a2 is not None else matmul(store.R[b1], joint.d[AX2:AX2 + 3])
+    if norm(np.cross(new1, new2)) <= 1e-12:
         raise ODEError(fn, "axis", "hinge-2 axes must not lie along one line")
     if a1 is not None:
         set_axes(joint, a1, AX1, None, fn)
@@ -326,9 +328,9 @@ def _rate(j, fn: str, which: int) -> float:
         return 0.0
     store = joint.world.bodies
     axis = get_axis1(joint, AX1) if which == 1 else joint.axis2()
-    rate = float(axis @ store.avel[b0])
+    rate = float(matmul(axis, store.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ store.avel[b1])
+        rate -= float(matmul(axis, store.avel[b1]))
     return rate
 
 

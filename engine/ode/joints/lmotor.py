@@ -25,6 +25,7 @@ from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_R
 from engine.ode.joints.limot import LM_FMAX, add_limot
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
 
 AXES = 0
@@ -121,7 +122,7 @@ def dJointSetLMotorAxis(j, anum: int, rel: int, x: float, y: float, z: float) ->
         b = b0 if mode == 1 else b1
         if b < 0:
             raise ODEError(fn, "rel", "a body-relative axis needs the joint attached to a body")
-        v = joint.world.bodies.R[b].T @ v
+        v = matmul(joint.world.bodies.R[b].T, v)
     u = unit(v, fn)
     joint.di[I_REL + a] = mode
     joint.d[AXES + 3 * a:AXES + 3 * a + 3] = u

@@ -39,6 +39,7 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
 A1, A2, AX1, AX2, QREL, LIMP, LIMR = 0, 3, 6, 9, 12, 16, 28
@@ -77,7 +78,7 @@ class PistonJoint(Joint):
         set_anchors(self, p, A1, A2)
         if b0 >= 0:
             s = self.world.bodies
-            self.d[A1:A1 + 3] = s.R[b0].T @ (p - (s.pos[b0] + shift))
+            self.d[A1:A1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
         self.compute_qrel()
 
 
@@ -223,7 +224,7 @@ def dJointSetPistonAxisDelta(j, x: float, y: float, z: float, dx: float, dy: flo
         return
     s = joint.world.bodies
     off = s.pos[b0] - s.pos[b1] - delta if b1 >= 0 else s.pos[b0] - delta
-    joint.d[A1:A1 + 3] = s.R[b0].T @ off
+    joint.d[A1:A1 + 3] = matmul(s.R[b0].T, off)
 
 
 def dJointGetPistonAnchor(j) -> np.ndarray:
@@ -267,9 +268,9 @@ def dJointGetPistonPositionRate(j) -> float:
         return 0.0
     s = joint.world.bodies
     ax = get_axis1(joint, AX1)
-    rate = float(ax @ s.lvel[b0])
+    rate = float(matmul(ax, s.lvel[b0]))
     if b1 >= 0:
-        return rate - float(ax @ s.lvel[b1])
+        return rate - float(matmul(ax, s.lvel[b1]))
     return -rate if joint.reversed else rate
 
 
@@ -292,9 +293,9 @@ def dJointGetPistonAngleRate(j) -> float:
         return 0.0
     s = joint.world.bodies
     axis = get_axis1(joint, AX1)
-    rate = float(axis @ s.avel[b0])
+    rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ s.avel[b1])
+        rate -= float(matmul(axis, s.avel[b1]))
     return -rate if joint.reversed else rate
 
 
@@ -319,5 +320,5 @@ def dJointAddPistonForce(j, force: float) -> None:
     s.facc[b0] += F
     if b1 >= 0:
         s.facc[b1] -= F
-        s.tacc[b0] += np.cross(s.R[b0] @ joint.d[A1:A1 + 3], F)
-        s.tacc[b1] += np.cross(s.R[b1] @ joint.d[A2:A2 + 3], -F)
+        s.tacc[b0] += np.cross(matmul(s.R[b0], joint.d[A1:A1 + 3]), F)
+        s.tacc[b1] += np.cross(matmul(s.R[b1], joint.d[A2:A2 + 3]), -F)

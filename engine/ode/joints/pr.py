@@ -36,6 +36,7 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
 
 OFFSET, A2, AXR1, AXR2, AXP1, QREL, LIMP, LIMR = 0, 3, 6, 9, 12, 15, 19, 31
@@ -71,7 +72,7 @@ class PRJoint(Joint):
         if b1 < 0:
             return self.d[A2:A2 + 3].copy()
         s = self.world.bodies
-        return s.R[b1] @ self.d[A2:A2 + 3] + s.pos[b1]
+        return matmul(s.R[b1], self.d[A2:A2 + 3]) + s.pos[b1]
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -235,10 +236,10 @@ def dJointGetPRPositionRate(j) -> float:
         return 0.0
     s = joint.world.bodies
     axp = get_axis1(joint, AXP1)
-    rate = float(axp @ s.lvel[b0])
+    rate = float(matmul(axp, s.lvel[b0]))
     if b1 >= 0:
-        arm = s.R[b1] @ joint.d[A2:A2 + 3]
-        rate -= float(axp @ (s.lvel[b1] + np.cross(s.avel[b1], arm)))
+        arm = matmul(s.R[b1], joint.d[A2:A2 + 3])
+        rate -= float(matmul(axp, s.lvel[b1] + np.cross(s.avel[b1], arm)))
         return rate
     return -rate if joint.reversed else rate
 
@@ -263,9 +264,9 @@ def dJointGetPRAngleRate(j) -> float:
         return 0.0
     s = joint.world.bodies
     axis = get_axis1(joint, AXR1)
-    rate = float(axis @ s.avel[b0])
+    rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ s.avel[b1])
+        rate -= float(matmul(axis, s.avel[b1]))
     return -rate if joint.reversed else rate
 
 

@@ -34,6 +34,7 @@ from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axi
 from engine.ode.joints.layout import B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
 from engine.ode.joints.limot2 import add_two_point_limot
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, cross3, dot3, mat_vec, plane_space, qmul0, qmul1, qmul2
 
 A1, A2, AX1, AX2, QREL1, QREL2, AXP = 0, 3, 6, 9, 12, 16, 20
@@ -74,7 +75,7 @@ class PUJoint(Joint):
         if b1 < 0:
             return self.d[A2:A2 + 3].copy()
         s = self.world.bodies
-        return s.R[b1] @ self.d[A2:A2 + 3] + s.pos[b1]
+        return matmul(s.R[b1], self.d[A2:A2 + 3]) + s.pos[b1]
 
     def axis(self, n: int) -> np.ndarray:
         """User axis ``n`` (1, 2 or 3 = P) in world coordinates (3,)."""
@@ -101,7 +102,7 @@ class PUJoint(Joint):
         set_anchors(self, p, A1, A2)
         if b0 >= 0:
             s = self.world.bodies
-            self.d[A1:A1 + 3] = s.R[b0].T @ (p - (s.pos[b0] + shift))
+            self.d[A1:A1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
         self.compute_qrels()
 
 
@@ -378,7 +379,7 @@ def dJointGetPUPositionRate(j) -> float:
     s = joint.world.bodies
     d = joint.d
     if b1 >= 0:
-        arm2 = s.R[b1] @ d[A2:A2 + 3]
+        arm2 = matmul(s.R[b1], d[A2:A2 + 3])
         r = s.pos[b0] - (arm2 + s.pos[b1])
     else:
         r = s.pos[b0] - d[A2:A2 + 3]
@@ -387,8 +388,8 @@ def dJointGetPUPositionRate(j) -> float:
     axp = get_axis1(joint, AXP)
     if b1 >= 0:
         v = v - (np.cross(arm2, s.avel[b1]) + s.lvel[b1])
-        return float(axp @ v)
-    rate = float(axp @ v)
+        return float(matmul(axp, v))
+    rate = float(matmul(axp, v))
     return -rate if joint.reversed else rate
 
 
@@ -432,9 +433,9 @@ def _angle_rate(j, fn: str, n: int) -> float:
         return 0.0
     s = joint.world.bodies
     axis = joint.axis(n)
-    rate = float(axis @ s.avel[b0])
+    rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ s.avel[b1])
+        rate -= float(matmul(axis, s.avel[b1]))
     return rate
 
 

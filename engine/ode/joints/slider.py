@@ -31,6 +31,7 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation, world_axis1
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
 AX1, QREL, OFFSET, LIMOT = 0, 3, 7, 10
@@ -55,7 +56,7 @@ class SliderJoint(Joint):
         b0, b1 = self.body_rows()
         s = self.world.bodies
         if b1 >= 0:
-            self.d[OFFSET:OFFSET + 3] = s.R[b1].T @ (s.pos[b0] - s.pos[b1])
+            self.d[OFFSET:OFFSET + 3] = matmul(s.R[b1].T, s.pos[b0] - s.pos[b1])
         elif b0 >= 0:
             self.d[OFFSET:OFFSET + 3] = s.pos[b0]
 
@@ -186,10 +187,10 @@ def dJointGetSliderPositionRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    ax1 = s.R[b0] @ joint.d[AX1:AX1 + 3]
-    rate = float(ax1 @ s.lvel[b0])
+    ax1 = matmul(s.R[b0], joint.d[AX1:AX1 + 3])
+    rate = float(matmul(ax1, s.lvel[b0]))
     if b1 >= 0:
-        return rate - float(ax1 @ s.lvel[b1])
+        return rate - float(matmul(ax1, s.lvel[b1]))
     return -rate if joint.reversed else rate
 
 

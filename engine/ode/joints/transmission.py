@@ -44,6 +44,8 @@ from engine.ode.joints.layout import (
     ROW_LO,
     WP_FPS,
 )
+from engine.ode.kernels import detmath
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_t_vec, mat_vec
 
 ANC, AXS, CON, REFM, PHASE, RADII = 0, 6, 12, 18, 36, 38
@@ -76,20 +78,21 @@ class TransmissionJoint(Joint):
         ode_unit(v, fn)
         row = self.body_rows()[i]
         if row >= 0:
-            self.d[AXS + 3 * i:AXS + 3 * i + 3] = ode_unit(self.world.bodies.R[row].T @ v, fn)
+            local = matmul(self.world.bodies.R[row].T, v)
+            self.d[AXS + 3 * i:AXS + 3 * i + 3] = ode_unit(local, fn)
         self.di[I_UPDATE] = 1
 
     def get_axis(self, i: int) -> np.ndarray:
         row = self.body_rows()[i]
         if row < 0:
             return np.zeros(3)
-        return self.world.bodies.R[row] @ self.d[AXS + 3 * i:AXS + 3 * i + 3]
+        return matmul(self.world.bodies.R[row], self.d[AXS + 3 * i:AXS + 3 * i + 3])
 
     def set_anchor(self, i: int, p: np.ndarray) -> None:
         row = self.body_rows()[i]
         if row >= 0:
             s = self.world.bodies
-            self.d[ANC + 3 * i:ANC + 3 * i + 3] = s.R[row].T @ (p - s.pos[row])
+            self.d[ANC + 3 * i:ANC + 3 * i + 3] = matmul(s.R[row].T, p - s.pos[row])
         self.di[I_UPDATE] = 1
 
     def get_anchor(self, i: int) -> np.ndarray:
@@ -97,7 +100,7 @@ class TransmissionJoint(Joint):
         if row < 0:
             return np.zeros(3)
         s = self.world.bodies
-        return s.R[row] @ self.d[ANC + 3 * i:ANC + 3 * i + 3] + s.pos[row]
+        return matmul(s.R[row], self.d[ANC + 3 * i:ANC + 3 * i + 3]) + s.pos[row]
 
     # only the joint's own ERP and CFM
     def _param_slot(self, function, parameter):
@@ -200,7 +203,7 @@ def _track_phase(d, i, rad, R, omega, n, fps) -> None:
     so the turn closest to the previous phase + ω·n·h is kept."""
     s = mat_t_vec(R, rad)
     m = REFM + 9 * i
-    theta = math.atan2(dot3(d[m + 3:m + 6], s), dot3(d[m:m + 3], s))
+    theta = detmath.atan2(dot3(d[m + 3:m + 6], s), dot3(d[m:m + 3], s))
     guess = d[PHASE + i] + dot3(omega, n) / fps
     two_pi = 2.0 * math.pi
     if guess > 0.5 * math.pi:

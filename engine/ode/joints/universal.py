@@ -38,6 +38,8 @@ from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, set_ball, world_axis1, world_axis2
 from engine.ode.joints.layout import B_Q, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.kernels import detmath
+from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, cross3, dot3, qmul0, qmul1, qmul2
 
 A1, A2, AX1, AX2, QREL1, QREL2, LIMOT1, LIMOT2 = 0, 3, 6, 9, 12, 16, 20, 32
@@ -233,12 +235,12 @@ def _universal(j, fn: str) -> UniversalJoint:
 
 def _q_axis_angle(axis: np.ndarray, angle: float) -> np.ndarray:
     """Quaternion (4,) of a rotation by ``angle`` rad about ``axis`` (any length)."""
-    l2 = float(axis @ axis)
+    l2 = float(matmul(axis, axis))
     if not l2 > 0:
         return np.array([1.0, 0.0, 0.0, 0.0])
     half = 0.5 * angle
-    k = math.sin(half) * (1.0 / math.sqrt(l2))
-    return np.array([math.cos(half), axis[0] * k, axis[1] * k, axis[2] * k])
+    k = detmath.sin(half) * (1.0 / math.sqrt(l2))
+    return np.array([detmath.cos(half), axis[0] * k, axis[1] * k, axis[2] * k])
 
 
 def dJointCreateUniversal(w, group=None) -> UniversalJoint:
@@ -413,9 +415,9 @@ def _rate(joint: UniversalJoint, axis: np.ndarray) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    rate = float(axis @ s.avel[b0])
+    rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
-        rate -= float(axis @ s.avel[b1])
+        rate -= float(matmul(axis, s.avel[b1]))
     return rate
 
 

@@ -18,6 +18,7 @@ from engine.ode.bodystore import (
     BF_MAX_ANG_SPEED,
     BF_NO_GRAVITY,
 )
+from engine.ode.kernels import detmath
 from engine.ode.kernels.vec import normalize4_inplace, q_to_R, qmul0
 
 
@@ -26,7 +27,7 @@ def _sinc(x: float) -> float:
     # sin(x)/x with its Taylor series near 0, accurate to the last bit there
     if abs(x) < 1.0e-4:
         return 1.0 - x * x * 0.166666666666666666667
-    return math.sin(x) / x
+    return detmath.sin(x) / x
 
 
 @njit(cache=True, nogil=True)
@@ -55,13 +56,13 @@ def step_body(b, h, flags, pos, q, R, lvel, avel, max_ang_speed, frot_axis, lin_
             irv = w - frv
             theta = kk * hh
             s = _sinc(theta) * hh
-            dq[0] = math.cos(theta)
+            dq[0] = detmath.cos(theta)
             dq[1:4] = frv * s
         else:
             wlen = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
             theta = wlen * hh
             s = _sinc(theta) * hh
-            dq[0] = math.cos(theta)
+            dq[0] = detmath.cos(theta)
             dq[1:4] = w * s
         qn = qmul0(dq, qb)
         qb[:] = qn
