@@ -25,15 +25,23 @@ _FLOAT = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?=[ \t\r\n,\]#]
 _INT = r"[+-]?[0-9]+(?=[ \t\r\n,\]#]|\Z)"
 
 
-def _run_pattern(number: str, size: int) -> re.Pattern[str]:
-    """Whole groups of ``size`` numbers separated by white space or commas."""
+#: groups per regular-expression match: `re` keeps state per repetition of a
+#: group, so one match over a whole mesh would cost ~200 bytes per number
+_GROUPS_PER_MATCH = 1024
+
+
+def _patterns(number: str, size: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(first, next) patterns of whole groups of ``size`` numbers separated by
+    white space or commas: ``first`` starts a run, ``next`` continues it."""
     group = number + (_SEP + "+" + number) * (size - 1)
-    return re.compile(f"{group}(?:{_SEP}+{group})*")
+    more = f"(?:{_SEP}+{group})"
+    return (re.compile(f"{group}{more}{{0,{_GROUPS_PER_MATCH - 1}}}"),
+            re.compile(f"{more}{{1,{_GROUPS_PER_MATCH}}}"))
 
 
-#: (number kind, group size) -> pattern of a run of whole groups
-RUNS = {("float", size): _run_pattern(_FLOAT, size) for size in (1, 2, 3, 4)}
-RUNS["int", 1] = _run_pattern(_INT, 1)
+#: (number kind, group size) -> patterns of a run of whole groups
+RUNS = {("float", size): _patterns(_FLOAT, size) for size in (1, 2, 3, 4)}
+RUNS["int", 1] = _patterns(_INT, 1)
 
 
 def _number_run(text: str, offset: int, kind: str, size: int) -> str:
@@ -41,8 +49,32 @@ def _number_run(text: str, offset: int, kind: str, size: int) -> str:
     (``kind`` "float" or "int") at ``offset`` (empty if none): the fast path of
     big MF fields. Hexadecimal numbers, comments and anything unusual end the
     run; the token path reads the rest."""
-    match = RUNS[kind, size].match(text, offset)
-    return match.group(0) if match else ""
+    first, more = RUNS[kind, size]
+    match = first.match(text, offset)
+    if match is None:
+        return ""
+    end = match.end()
+    while (match := more.match(text, end)) is not None:
+        end = match.end()
+    return text[offset:end]
+
+
+#: characters converted per slice: the words of one slice exist at a time
+_SLICE = 1 << 16
+_SEPARATOR = re.compile(_SEP)
+
+
+def _convert(chunk: str, convert: type) -> list:
+    """The numbers of ``chunk``, converted slice by slice (so the temporary word
+    strings never outnumber one slice's)."""
+    values: list = []
+    start, n = 0, len(chunk)
+    while start < n:
+        cut = _SEPARATOR.search(chunk, min(start + _SLICE, n))
+        end = cut.start() if cut else n
+        values.extend(map(convert, chunk[start:end].replace(",", " ").split()))
+        start = end
+    return values
 
 
 class Run(NamedTuple):
@@ -62,15 +94,12 @@ def read_run(text: str, first: Token, sf: str) -> Run | None:
     chunk = _number_run(text, first.offset, kind, size)
     if not chunk:
         return None
-    words = chunk.replace(",", " ").split()
+    values = _convert(chunk, int if kind == "int" else float)
     if kind == "int":
-        values: list = [int(w) for w in words]
         if not all(ft.INT32_MIN <= v <= ft.INT32_MAX for v in values):
             return None
-    else:
-        values = [float(w) for w in words]
-        if not all(map(math.isfinite, values)):
-            return None
+    elif not all(map(math.isfinite, values)):
+        return None
     end = first.offset + len(chunk)
     line, line_start = first.line, first.offset - first.column + 1
     breaks = chunk.count("\n")

@@ -75,6 +75,7 @@ def read_world(path: str | os.PathLike[str]) -> World:
         line = before.count(b"\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
         raise WorldSyntaxError(filename, line, column, "the file is not valid UTF-8") from None
+    del data  # only the text is kept while parsing
     world = parse_world(text, filename)
     world.filename = filename
     return world

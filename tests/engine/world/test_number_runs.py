@@ -62,3 +62,15 @@ def test_lines_after_a_run_are_counted() -> None:
     with pytest.raises(WorldSyntaxError) as info:
         parse_world(text)
     assert (info.value.line, info.value.column) == (10, 14)
+
+
+def test_long_runs_cross_the_per_match_group_limit() -> None:
+    from engine.world import number_runs
+
+    count = 3 * number_runs._GROUPS_PER_MATCH + 7
+    points = "\n".join(f"{i} {i}.5, -{i}" for i in range(count))
+    geo = _geometry(_ifs(points, " ".join(str(i) for i in range(count))))
+    got = geo.get("coord").get("point")
+    assert len(got) == count
+    assert got[-1] == (count - 1, count - 0.5, -(count - 1))
+    assert geo.get("coordIndex") == tuple(range(count))
