@@ -33,16 +33,31 @@ def _run(argv: list[str]) -> int:
     if args.duration < 0:
         print("odeon run: --duration must not be negative", file=sys.stderr)
         return 2
+    from engine.numba_cache import watch_compiles
     from engine.sim.geometry import BuildError
     from engine.sim.headless import run_headless
     from engine.world import WorldError
 
     try:
-        return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
-                            log_path=args.log, plugin=not args.no_plugin)
+        with watch_compiles(_say_compiling_once()):
+            return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
+                                log_path=args.log, plugin=not args.no_plugin)
     except (OSError, WorldError, BuildError) as exc:
         print(f"odeon run: {exc}", file=sys.stderr)
         return 1
+
+
+def _say_compiling_once():
+    """A compile callback printing one line on stderr at the first compilation."""
+    said = []
+
+    def say(_report) -> None:
+        if not said:
+            said.append(True)
+            print("odeon run: preparing the physics engine (compiling its kernels: a few "
+                  "minutes on the first run, cached afterwards)...", file=sys.stderr,
+                  flush=True)
+    return say
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,10 @@ error is shown (message box and console) and the previous world stays open.
 Questions and messages go through injectable callables so tests can answer:
 ``ask_unsaved(text) -> "save" | "discard" | "cancel"``,
 ``confirm(title, text) -> bool``, ``show_error(title, text)`` and
-``run_wizard(project_dir, parent) -> (name, path, open_editor) | None``.
+``run_wizard(project_dir, parent) -> (name, path, open_editor) | None``,
+``ask_trust(TrustQuestion) -> bool`` (app.trust) and
+``choose_project(parent) -> Path | None`` (the folder a bundled world is
+saved into before New Physics Plugin).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.compile_progress import CompileProgress
 from app.console_dock import ConsoleDock
 from app.main_window_support import (
     EngineSink,
@@ -40,14 +44,31 @@ from app.main_window_support import (
     format_speed,
     format_time,
 )
-from app.new_plugin_wizard import NewPluginWizard, project_of_world
+from app.new_plugin_wizard import (
+    NewPluginWizard,
+    PluginNameError,
+    choose_project_dialog,
+    make_project,
+    needs_own_project,
+    project_of_world,
+)
 from app.plots_dock import PlotsDock
 from app.plugin_editor import PluginEditor
 from app.runner import EngineRunner
 from app.runner_qt import RunnerBridge
 from app.scene_tree import SceneTreeDock
+from app.trust import (
+    AskTrust,
+    TrustQuestion,
+    TrustStore,
+    ask_trust_dialog,
+    not_run_message,
+    project_folder,
+    untrusted_plugin,
+)
 from app.viewport import ViewportWidget
 from engine.plugins.discovery import BadPluginName, PluginLocation, find_plugin, is_no_plugin
+from engine.sim.baseline import write_as_edited
 from engine.sim.geometry import BuildError
 from engine.world import WorldError
 
@@ -62,6 +83,7 @@ AskUnsaved = Callable[[str], str]
 Confirm = Callable[[str, str], bool]
 ShowError = Callable[[str, str], None]
 RunWizard = Callable[[Path | None, QWidget], "tuple[str, Path, bool] | None"]
+ChooseProject = Callable[[QWidget], "Path | None"]
 
 
 class MainWindow(QMainWindow):
@@ -70,7 +92,9 @@ class MainWindow(QMainWindow):
     def __init__(self, world_path: str | os.PathLike | None = None, *,
                  settings_path: str | None = None, ask_unsaved: AskUnsaved | None = None,
                  confirm: Confirm | None = None, show_error: ShowError | None = None,
-                 run_wizard: RunWizard | None = None, parent: QWidget | None = None) -> None:
+                 run_wizard: RunWizard | None = None, ask_trust: AskTrust | None = None,
+                 choose_project: ChooseProject | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("OdeonMainWindow")
         self.settings = (QSettings(settings_path, QSettings.Format.IniFormat)
@@ -80,6 +104,10 @@ class MainWindow(QMainWindow):
         self.confirm: Confirm = confirm or self._confirm_dialog
         self.show_error: ShowError = show_error or self._error_dialog
         self.run_wizard: RunWizard = run_wizard or NewPluginWizard.run
+        self.choose_project: ChooseProject = choose_project or choose_project_dialog
+        self.trust = TrustStore(self.settings)  # folders whose plugins may run
+        self.ask_trust: AskTrust = ask_trust or ask_trust_dialog(self)
+        self.untrusted: TrustQuestion | None = None  # the plugin not run (folder not trusted)
         self.runner: EngineRunner | None = None
         self.bridge: RunnerBridge | None = None
         self.world_path: str | None = None
@@ -100,6 +128,7 @@ class MainWindow(QMainWindow):
         self.mode_label = QLabel("paused")
         for label in (self.mode_label, self.time_label, self.speed_label):
             self.statusBar().addPermanentWidget(label)
+        self.compile_progress = CompileProgress(self.statusBar(), self)  # first-run compile
         self.actions_: dict[str, QAction] = {}
         self._make_actions()
         self._make_menus()
@@ -132,6 +161,8 @@ class MainWindow(QMainWindow):
             ("reset", "Re&set Simulation", key("Ctrl+Shift+T"), self.reset),
             ("edit_plugin", "&Edit Physics Plugin", None, self.edit_plugin),
             ("reload_plugin", "Re&load Physics Plugin", None, self.reload_plugin),
+            ("trust_plugin", "&Trust This Folder and Load Plugin", None,
+             self.trust_and_load_plugin),
             ("stop_plugin", "S&top Physics Plugin", None, self.stop_plugin),
         ]
         for name, text, shortcut, slot in specs:
@@ -179,6 +210,7 @@ class MainWindow(QMainWindow):
         tools.addAction(a["edit_plugin"])
         tools.addAction(a["reload_plugin"])
         tools.addAction(a["stop_plugin"])
+        tools.addAction(a["trust_plugin"])
         view = self.menuBar().addMenu("&View")
         for name in ("bounding", "contacts", "forces", "trails", "plots"):
             view.addAction(a[name])
@@ -226,8 +258,9 @@ class MainWindow(QMainWindow):
         """Open ``path`` in a new engine runner; on failure show the error and
         keep the current world. No unsaved-changes question (see `open_world`)."""
         path = os.path.abspath(path)
+        untrusted = untrusted_plugin(path, self.trust, self.ask_trust)
         try:
-            runner = EngineRunner(path)
+            runner = EngineRunner(path, load_plugin=untrusted is None)
         except (OSError, WorldError, BuildError, ValueError) as exc:
             message = f"Could not open '{path}': {exc}"
             self.console.append("odeon", f"ERROR: {message}")
@@ -241,6 +274,10 @@ class MainWindow(QMainWindow):
         self.bridge.console_line.connect(self.console.append)
         self.bridge.state_changed.connect(self.mode_label.setText)
         self.console.append_lines(list(runner.sim.console.lines))
+        self.untrusted = untrusted
+        if untrusted is not None:
+            self.console.append("odeon", f"WARNING: {not_run_message(untrusted)}")
+        self.actions_["trust_plugin"].setEnabled(untrusted is not None)
         self.viewport.set_world(runner.world)
         self.viewport.set_plugin_draw(lambda p: self.runner.draw(p) if self.runner else False)
         self.viewport.set_paint_guard(runner.gui_first)
@@ -278,7 +315,8 @@ class MainWindow(QMainWindow):
             return False
         path = os.path.abspath(path)
         try:  # never through the engine thread: it may be stuck in a plugin
-            between_steps = self.runner.save_world(path)
+            between_steps = self.runner.save_world(
+                path, lambda sim, p: write_as_edited(sim.world, sim.baseline, p))
         except Exception as exc:  # noqa: BLE001 (any failure is shown, with its reason)
             reason = str(exc) or type(exc).__name__
             self.show_error("Save World", f"Could not save '{path}': {reason}")
@@ -387,6 +425,18 @@ class MainWindow(QMainWindow):
         self.editor.raise_()
         return True
 
+    def trust_and_load_plugin(self) -> bool:
+        """Tools > Trust This Folder and Load Plugin: remember the world's folder
+        as trusted and load the plugin that was not run (app.trust)."""
+        if self.runner is None or self.untrusted is None:
+            return False
+        self.trust.trust(self.untrusted.folder)
+        self.untrusted = None
+        self.actions_["trust_plugin"].setEnabled(False)
+        host = self.runner.host
+        self.runner.call(lambda _sim: host.load_world_plugin())  # in the engine thread
+        return True
+
     def reload_plugin(self) -> None:
         """Tools > Reload Physics Plugin (also after saving in the editor)."""
         if self.runner:
@@ -403,12 +453,35 @@ class MainWindow(QMainWindow):
         if self.runner is None:
             return False
         self.pause()
+        if needs_own_project(self.world_path) and not self._save_into_own_project():
+            return False
         project = project_of_world(self.world_path) if self.world_path else None
         result = self.run_wizard(project, self)
         if result is None:
             return False
         name, path, open_editor = result
         return self.use_new_plugin(name, str(path), open_editor)
+
+    def _save_into_own_project(self) -> bool:
+        """A bundled (or unsaved) world is first saved as ``<chosen>/worlds/<name>``
+        (Webots' project layout made in the chosen folder): nothing is written
+        inside the installation. The user's own project is trusted."""
+        folder = self.choose_project(self)
+        if folder is None:
+            return False
+        name = os.path.basename(self.world_path or "world.wbt")
+        try:
+            target = make_project(folder, name)
+        except (OSError, PluginNameError) as exc:
+            self.show_error("New Physics Plugin", str(exc))
+            return False
+        if target.exists() and not self.confirm(
+                "New Physics Plugin", f"{target} exists. Replace it with this world?"):
+            return False
+        if not self.save_as(target):
+            return False
+        self.trust.trust(project_folder(target))
+        return True
 
     def use_new_plugin(self, name: str, path: str, open_editor: bool = True) -> bool:
         """Set WorldInfo.physics to ``name`` through the scene tree and open ``path``."""
@@ -499,6 +572,7 @@ class MainWindow(QMainWindow):
         if self.editor is not None:
             self.editor.close()
         self._close_runner()
+        self.compile_progress.close()
         event.accept()
 
     # ---------------------------------------------------------- dialogs

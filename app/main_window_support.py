@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QSettings
 
@@ -72,7 +73,8 @@ class EngineSink:
 
         def run(sim) -> bool:
             if isinstance(edit, SetField) and edit.field != DEF_FIELD:
-                result = apply_sim_edit(sim, edit.node, edit.field, edit.value)
+                result = apply_sim_edit(sim, edit.node, edit.field, edit.value,
+                                        edit.baseline)
                 if result.needs_rebuild:
                     sim.rebuild()
                 elif result.kind == "plugin":
@@ -102,6 +104,14 @@ class EngineSink:
             self.on_applied(edit, bool(visual))
         except Exception:  # the edit is done: a failing view refresh must not undo it
             log.exception("refreshing the views after %r failed", edit)
+
+    def baseline_value(self, node, field: str) -> Any:
+        """The value Reset gives ``node.field`` back (the simulation's baseline,
+        decision 0016); read in the GUI thread: only edits change it, and the
+        GUI waits for each edit."""
+        if field == DEF_FIELD:
+            return node.def_name
+        return self.runner.sim.baseline.value(node, field)
 
 
 class RecentFiles:

@@ -8,7 +8,11 @@ with the word ``template`` replaced by the name (as Webots does with its C
 template). The main window then sets ``WorldInfo.physics`` to the name and
 opens the file in the plugin editor when `NewPluginWizard.open_in_editor`.
 
-`create_plugin` does the work without a dialog.
+`create_plugin` does the work without a dialog. Nothing is ever written
+inside Odeon's installation (decision 0017): a plugin folder there is
+refused, and the main window first saves a bundled (or unsaved) world into a
+project folder of the user's (`make_project`, Webots' layout ``worlds/`` and
+``plugins/physics/``), as Webots copies a sample into the user's project.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -29,6 +34,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from app.trust import INSTALL_ROOT, is_installed
 
 #: The template the wizard copies.
 TEMPLATE = Path(__file__).resolve().parents[1] / "resources" / "plugin_template.py"
@@ -62,6 +69,9 @@ def name_problem(project_dir: str | os.PathLike | None, name: str) -> str | None
     if project_dir is None:
         return "The world has no project folder: save the world first."
     folder = plugin_folder(project_dir, name)
+    if is_installed(folder):
+        return (f"{folder} is inside Odeon's installation ({INSTALL_ROOT}): save the world "
+                "into a project folder of yours first.")
     if folder.exists():
         return f"A plugin folder with this name already exists: {folder}"
     return None
@@ -97,6 +107,36 @@ def create_plugin(project_dir: str | os.PathLike, name: str, template: Path = TE
             folder.rmdir()
         raise
     return target
+
+
+def needs_own_project(world_path: str | os.PathLike | None) -> bool:
+    """True when the world has no file yet or lives inside the installation
+    (a bundled world): it must be saved into the user's project first."""
+    return world_path is None or is_installed(world_path)
+
+
+def make_project(folder: str | os.PathLike, world_name: str) -> Path:
+    """Make ``folder`` a project (``worlds/`` and ``plugins/physics/``) and return
+    the path ``<folder>/worlds/<world_name>`` the world is to be saved to.
+    Raises `PluginNameError` for a folder inside the installation."""
+    root = Path(os.path.abspath(folder))
+    if is_installed(root):
+        raise PluginNameError(f"{root} is inside Odeon's installation ({INSTALL_ROOT}): "
+                              "choose a folder of yours.")
+    (root / "worlds").mkdir(parents=True, exist_ok=True)
+    (root / "plugins" / "physics").mkdir(parents=True, exist_ok=True)
+    return root / "worlds" / world_name
+
+
+def choose_project_dialog(parent: QWidget | None) -> Path | None:
+    """Ask for the project folder a bundled world is saved into (None: cancelled)."""
+    QMessageBox.information(parent, "New Physics Plugin",
+                            "This world is part of Odeon's installation (or not saved yet). "
+                            "Choose a project folder of yours: the world is saved into its "
+                            "worlds/ folder and the plugin into plugins/physics/.")
+    folder = QFileDialog.getExistingDirectory(parent, "Project folder for the world",
+                                              os.path.expanduser("~"))
+    return Path(folder) if folder else None
 
 
 class NewPluginWizard(QDialog):

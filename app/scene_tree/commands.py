@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtGui import QUndoCommand
 
-from app.scene_tree.edits import Edit, EditSink, InsertNode, RemoveNode, SetField
+from app.scene_tree.edits import SAME, Edit, EditSink, InsertNode, RemoveNode, SetField
 from engine.world import BaseNode
 
 MERGE_WINDOW = 1.5  # seconds between two spin-box edits that still merge
@@ -40,12 +40,17 @@ class _SinkCommand(QUndoCommand):
 
 
 class SetFieldCommand(_SinkCommand):
-    """Set one field from ``old`` to ``new`` (undo sets ``old`` back)."""
+    """Set one field from ``old`` to ``new`` (undo sets ``old`` back).
+
+    ``old_baseline`` is the value Reset returned to before the edit (decision
+    0016); undo gives it back to the baseline. It differs from ``old`` when the
+    edit was made after the world had run (``old`` is then a simulated pose)."""
 
     def __init__(self, sink: EditSink, report: ErrorReporter, node: BaseNode, field: str,
-                 old: Any, new: Any, merge: bool = False) -> None:
+                 old: Any, new: Any, merge: bool = False, old_baseline: Any = SAME) -> None:
         super().__init__(f"Change {node.label()} {field}", sink, report)
         self.node, self.field, self.old, self.new = node, field, old, new
+        self.old_baseline = old if old_baseline is SAME else old_baseline
         self.merge = merge
         self.stamp = time.monotonic()
 
@@ -53,7 +58,7 @@ class SetFieldCommand(_SinkCommand):
         self._run(SetField(self.node, self.field, self.new))
 
     def undo(self) -> None:
-        self._run(SetField(self.node, self.field, self.old))
+        self._run(SetField(self.node, self.field, self.old, self.old_baseline))
 
     def id(self) -> int:
         return SET_FIELD_ID

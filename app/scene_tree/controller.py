@@ -91,7 +91,10 @@ class SceneTreeController(QObject):
         if old is value or (not isinstance(old, BaseNode) and not isinstance(value, BaseNode)
                             and old == value):
             return True
-        command = SetFieldCommand(self.sink, self.report_error, node, field, old, value, merge)
+        baseline_of = getattr(self.sink, "baseline_value", None)
+        old_baseline = baseline_of(node, field) if baseline_of is not None else old
+        command = SetFieldCommand(self.sink, self.report_error, node, field, old, value, merge,
+                                  old_baseline)
         self.undo_stack.push(command)
         return not command.failed
 

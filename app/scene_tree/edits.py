@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.sim.edits import SAME as SIM_SAME
 from engine.world import (
     DEF_FIELD,
     ROOT_NODE_TYPES,
@@ -21,14 +22,22 @@ from engine.world import (
     World,
 )
 
+#: `SetField.baseline` default: the reset baseline takes the new value.
+SAME: Any = SIM_SAME
+
 
 @dataclass(frozen=True)
 class SetField:
-    """Set ``node.field`` to ``value`` (``field == "DEF"`` renames the node)."""
+    """Set ``node.field`` to ``value`` (``field == "DEF"`` renames the node).
+
+    ``baseline`` is the value Reset returns to and Save writes afterwards
+    (decision 0016): the new value unless given (an undo of an edit made
+    while the world had run gives the baseline its value from before the edit)."""
 
     node: BaseNode
     field: str
     value: Any
+    baseline: Any = SAME
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,9 @@ class EditSink(Protocol):
     def apply(self, edit: Edit) -> None:
         """Apply (or queue) one edit."""
 
+    def baseline_value(self, node: BaseNode, field: str) -> Any:
+        """The value ``node.field`` gets back on Reset (and Save writes)."""
+
 
 def apply_edit(world: World, edit: Edit) -> None:
     """Apply ``edit`` to ``world`` (raises FieldValueError/StructureError on bad edits)."""
@@ -91,6 +103,10 @@ class DirectSink:
     def apply(self, edit: Edit) -> None:
         """Apply ``edit`` now; errors propagate to the caller."""
         apply_edit(self.world, edit)
+
+    def baseline_value(self, node: BaseNode, field: str) -> Any:
+        """A world without a simulation never moves: the current value."""
+        return node.def_name if field == DEF_FIELD else node.get(field)  # type: ignore[attr-defined]
 
 
 def validate_value(node: BaseNode, field: str, value: Any) -> None:

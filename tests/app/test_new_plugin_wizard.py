@@ -165,3 +165,71 @@ def test_wizard_without_project(qtbot):
     qtbot.addWidget(dialog)
     assert not dialog.ok_button.isEnabled()
     assert "save the world" in dialog.problem_label.text()
+
+
+# ------------------------------------------ never inside the installation
+def _tree(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if "__pycache__" not in p.parts}
+
+
+def test_create_plugin_refuses_a_folder_inside_the_installation(tmp_path):
+    from app.trust import INSTALL_ROOT
+
+    bundled_project = INSTALL_ROOT / "resources"
+    before = _tree(bundled_project)
+    assert "installation" in name_problem(bundled_project, "mine")
+    with pytest.raises(PluginNameError, match="installation"):
+        create_plugin(bundled_project, "mine")
+    assert _tree(bundled_project) == before
+
+
+def test_make_project_makes_the_webots_layout_and_refuses_the_installation(tmp_path):
+    from app.new_plugin_wizard import make_project, needs_own_project
+    from app.trust import INSTALL_ROOT
+
+    target = make_project(tmp_path / "mine", "default.wbt")
+    assert target == tmp_path / "mine" / "worlds" / "default.wbt"
+    assert (tmp_path / "mine" / "plugins" / "physics").is_dir()
+    with pytest.raises(PluginNameError, match="installation"):
+        make_project(INSTALL_ROOT / "resources", "default.wbt")
+    assert needs_own_project(None) and needs_own_project(INSTALL_ROOT / "resources" / "w.wbt")
+    assert not needs_own_project(target)
+
+
+def test_new_plugin_on_the_bundled_world_saves_it_into_the_users_project_first(
+        qtbot, gl_available, tmp_path):
+    import gc
+
+    from app.main_window import DEFAULT_WORLD, MainWindow
+
+    resources = DEFAULT_WORLD.parents[1]
+    plugins = Path(__file__).resolve().parents[2] / "plugins"
+    before = (_tree(resources), _tree(plugins))
+    chosen = tmp_path / "my project"
+    window = MainWindow(None, settings_path=str(tmp_path / "settings.ini"),
+                        ask_unsaved=lambda _t: "discard",
+                        show_error=lambda title, text: pytest.fail(f"{title}: {text}"),
+                        choose_project=lambda _parent: chosen,
+                        run_wizard=lambda project, _parent: (
+                            "lift", create_plugin(project, "lift"), False))
+    qtbot.addWidget(window)
+    try:
+        assert window.new_plugin()
+        saved = chosen / "worlds" / "default.wbt"
+        assert window.world_path == str(saved) and saved.is_file()
+        assert (chosen / "plugins" / "physics" / "lift" / "lift.py").is_file()
+        assert window.runner.host.name == "lift"
+        assert (_tree(resources), _tree(plugins)) == before  # nothing new in the installation
+        cancelled = MainWindow(None, settings_path=str(tmp_path / "settings.ini"),
+                               choose_project=lambda _parent: None,
+                               run_wizard=lambda *_a: pytest.fail("wizard shown"))
+        qtbot.addWidget(cancelled)
+        assert not cancelled.new_plugin()
+        assert (_tree(resources), _tree(plugins)) == before
+        cancelled.close()
+    finally:
+        window.tree.undo_stack.setClean()
+        window.close()
+        window.deleteLater()
+        qtbot.wait(20)
+        gc.collect()
