@@ -108,5 +108,10 @@ def dWebotsConsolePrintf(fmt: str, *args) -> None:
     """Print ``fmt % args`` (as C printf: ``"100%%"`` prints ``100%``) on the console, one line
     per line, prefixed with the plugin's name; a ``"\\f"`` clears the console."""
     host = current("dWebotsConsolePrintf")
-    text = str(fmt) % args  # C printf processes the format even without arguments ("%%")
+    try:  # C printf processes the format even without arguments ("%%" prints "%")
+        text = str(fmt) % args
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ValueError(f"dWebotsConsolePrintf(): the format {str(fmt)[:80]!r} does not fit "
+                         f"its {len(args)} argument(s) ({exc}); write a literal '%' as '%%'"
+                         ) from None
     host.print_text(text)

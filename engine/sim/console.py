@@ -15,7 +15,6 @@ and `dropped_text` says so in one line.
 from __future__ import annotations
 
 import threading
-from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -52,7 +51,7 @@ class Console:
         self.max_lines = max_lines
         self.max_chars = max_chars
         self.max_line_chars = max_line_chars
-        self.lines: deque[tuple[str, str]] = deque()
+        self.lines: list[tuple[str, str]] = []
         self._chars = 0
         self._dropped_lines = 0
         self._dropped_chars = 0
@@ -75,12 +74,17 @@ class Console:
             listener(source, text)
 
     def _trim(self) -> None:
-        while len(self.lines) > 1 and (len(self.lines) > self.max_lines
-                                       or self._chars > self.max_chars):
-            _source, old = self.lines.popleft()
-            self._chars -= len(old)
-            self._dropped_lines += 1
-            self._dropped_chars += len(old)
+        lines = self.lines
+        cut, chars = 0, self._chars
+        while len(lines) - cut > 1 and (len(lines) - cut > self.max_lines
+                                        or chars > self.max_chars):
+            chars -= len(lines[cut][1])
+            cut += 1
+        if cut:
+            self._dropped_lines += cut
+            self._dropped_chars += self._chars - chars
+            self._chars = chars
+            del lines[:cut]
 
     @property
     def kept_chars(self) -> int:

@@ -178,10 +178,18 @@ def webots_physics_cleanup():
 def test_console_printf_formats_prefixes_and_splits_lines(tmp_path) -> None:
     sim, host = make_host(tmp_path, PRINTER)
     host.plugin.module.TEXTS.extend([("x = %d, y = %.2f", (3, 1.5)), ("two\nlines\n", ()),
-                                     ("100%", ())])
+                                     ("100%%", ())])
     host.step()
     assert sim.console.lines == [("physics", "p: x = 3, y = 1.50"), ("physics", "p: two"),
                                  ("physics", "p: lines"), ("physics", "p: 100%")]
+
+
+def test_console_printf_with_a_format_that_does_not_fit_is_a_clear_fault(tmp_path) -> None:
+    sim, host = make_host(tmp_path, PRINTER)
+    host.plugin.module.TEXTS.append(("100%", ()))  # C would need "100%%"
+    host.step()
+    assert not host.running
+    assert "dWebotsConsolePrintf(): the format '100%' does not fit" in sim.pause_message
 
 
 def test_console_printf_form_feed_clears(tmp_path) -> None:
