@@ -481,7 +481,7 @@ class MainWindow(QMainWindow):
         if not self.save_as(target):
             return False
         self.trust.trust(project_folder(target))
-        return True
+        return self.load_world(target)  # plugins are looked up in the new project
 
     def use_new_plugin(self, name: str, path: str, open_editor: bool = True) -> bool:
         """Set WorldInfo.physics to ``name`` through the scene tree and open ``path``."""

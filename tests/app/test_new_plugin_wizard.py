@@ -218,18 +218,17 @@ def test_new_plugin_on_the_bundled_world_saves_it_into_the_users_project_first(
         saved = chosen / "worlds" / "default.wbt"
         assert window.world_path == str(saved) and saved.is_file()
         assert (chosen / "plugins" / "physics" / "lift" / "lift.py").is_file()
-        assert window.runner.host.name == "lift"
+        qtbot.waitUntil(lambda: window.runner.host.name == "lift", timeout=10000)
+        assert window.is_modified()  # WorldInfo.physics set: an unsaved, undoable edit
         assert (_tree(resources), _tree(plugins)) == before  # nothing new in the installation
-        cancelled = MainWindow(None, settings_path=str(tmp_path / "settings.ini"),
-                               choose_project=lambda _parent: None,
-                               run_wizard=lambda *_a: pytest.fail("wizard shown"))
-        qtbot.addWidget(cancelled)
-        assert not cancelled.new_plugin()
+        window.tree.undo_stack.setClean()
+        assert window.load_world(DEFAULT_WORLD)
+        window.choose_project = lambda _parent: None  # cancelled: nothing happens
+        window.run_wizard = lambda *_a: pytest.fail("wizard shown")
+        assert not window.new_plugin()
         assert (_tree(resources), _tree(plugins)) == before
-        cancelled.close()
     finally:
         window.tree.undo_stack.setClean()
         window.close()
-        window.deleteLater()
         qtbot.wait(20)
         gc.collect()

@@ -130,6 +130,7 @@ def test_an_untrusted_plugin_is_not_loaded_until_trusted(qtbot, open_window, tmp
     asker = Asker(False)
     window = open_window(world, asker)
     assert len(asker.asked) == 1
+    window.runner.call(lambda _sim: None).result(10.0)  # the engine thread's queue is done
     assert window.runner.host.name is None and not ran(world)
     window.console.flush()
     text = "\n".join(window.console.visible_lines())
@@ -146,7 +147,9 @@ def test_a_trusted_folder_runs_its_plugin_without_asking(qtbot, open_window, tmp
     world = make_project(tmp_path)
     asker = Asker(True)
     window = open_window(world, asker)
-    assert window.runner.host.name == "probe" and ran(world)
+    # the plugin is imported in the engine thread
+    qtbot.waitUntil(lambda: window.runner.host.name == "probe", timeout=10000)
+    assert ran(world)
     assert window.load_world(world)  # reopening: remembered
     assert len(asker.asked) == 1
     assert not window.actions_["trust_plugin"].isEnabled()
@@ -155,4 +158,5 @@ def test_a_trusted_folder_runs_its_plugin_without_asking(qtbot, open_window, tmp
 def test_the_bundled_default_world_is_never_asked_about(qtbot, open_window) -> None:
     asker = Asker(False)
     window = open_window(DEFAULT_WORLD, asker)
-    assert asker.asked == [] and window.runner.host.name == "flying_robot"
+    qtbot.waitUntil(lambda: window.runner.host.name == "flying_robot", timeout=10000)
+    assert asker.asked == []
