@@ -51,7 +51,8 @@ def open_window(qtbot, gl_available, tmp_path):
     def make(world) -> MainWindow:
         window = MainWindow(world, settings_path=str(tmp_path / "settings.ini"),
                             ask_unsaved=lambda _text: "discard",
-                            show_error=answers.show_error)
+                            show_error=answers.show_error,
+                            ask_trust=lambda _question: True)  # the test's own folder
         window.answers = answers
         qtbot.addWidget(window)
         window.show()
