@@ -118,7 +118,7 @@ def test_format_time() -> None:
     assert format_time(3_723_045) == "1:02:03:045"
 
 
-def test_opens_the_default_world_with_its_nodes(make_window) -> None:
+def test_opens_the_default_world_with_its_nodes(qtbot, make_window) -> None:
     window = make_window()
     assert Path(window.world_path) == DEFAULT_WORLD.resolve()
     world = window.runner.world
@@ -126,7 +126,8 @@ def test_opens_the_default_world_with_its_nodes(make_window) -> None:
     robot = world.find_by_def("ROBOT")
     assert window.tree.model.node_index(robot).isValid()
     assert time_text(window) == "0:00:00:000"
-    assert window.runner.host.name == "flying_robot"
+    # the plugin is imported in the engine thread, after the window opened
+    qtbot.waitUntil(lambda: window.runner.host.name == "flying_robot", timeout=20000)
     assert "default.wbt" in window.windowTitle()
     titles = [a.text() for a in window.menuBar().actions()]
     assert titles == ["&File", "&Edit", "&Simulation", "&Tools", "&View"]
