@@ -10,11 +10,14 @@ even when the callable raises.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 
 import numpy as np
 from OpenGL import GL
+from OpenGL import error as _gl_error
+from OpenGL.raw.GL import _errors as _gl_errors
 
 from app.viewport.transforms import gl_matrix
 
@@ -49,6 +52,7 @@ def run_plugin_pass(fn: Callable[[int], object], pass_: int, projection: np.ndar
         log.exception("plugin draw pass %d failed", pass_)
         error = exc
     finally:
+        _end_open_begin()
         _drain_errors()  # errors made by the plugin are its own
         GL.glMatrixMode(GL.GL_PROJECTION)
         GL.glPopMatrix()
@@ -57,6 +61,17 @@ def run_plugin_pass(fn: Callable[[int], object], pass_: int, projection: np.ndar
         GL.glPopClientAttrib()
         GL.glPopAttrib()
     return error
+
+
+def _end_open_begin() -> None:
+    """A draw that raised between glBegin and glEnd leaves GL, and PyOpenGL's
+    error checker (which skips checks inside glBegin), inside glBegin: the
+    next draw's GL calls then fail. End it here, unchecked."""
+    checker = _gl_errors._error_checker
+    if checker is None or checker._currentChecker is checker._registeredChecker:
+        return
+    with contextlib.suppress(_gl_error.GLError):
+        GL.glEnd()  # unchecked (still inside glBegin); switches the checker back on
 
 
 def _drain_errors() -> None:

@@ -107,3 +107,37 @@ def test_save_works_while_a_step_never_returns(qtbot, open_window, tmp_path) -> 
     qtbot.waitUntil(lambda: window.runner.host.watchdog.running is None
                     or window.runner.host.watchdog.overrunning() is None, timeout=10000)
     window.stop_plugin()
+
+
+def test_a_draw_that_raised_inside_glbegin_does_not_spoil_the_next_draw(qtbot, gl_available):
+    """A fixed plugin draws at its first frame after a draw that raised between
+    glBegin and glEnd (GL and PyOpenGL's error checker were left inside glBegin)."""
+    from OpenGL import GL
+
+    from tests.app.test_viewport import _yellow_line
+    from tests.app.test_viewport_helpers import (
+        around,
+        box_solid,
+        count_near,
+        grab,
+        shown_viewport,
+        world,
+    )
+
+    view = shown_viewport(qtbot)
+    view.show_grid = False
+    view.set_world(world(box_solid("BOX", (1, 0, 0))))
+
+    def broken(pass_):
+        if pass_ == 1:
+            GL.glBegin(GL.GL_LINES)
+            raise ValueError("bad draw")
+
+    view.set_plugin_draw(broken)
+    grab(view)
+    assert len(view.plugin_errors) == 1
+    view.set_plugin_draw(_yellow_line)  # the fixed plugin
+    px = grab(view)
+    assert count_near(px, (255, 255, 0), 60, around(view.world_to_pixel((0, 1.5, 0)), 2)) > 0
+    assert len(view.plugin_errors) == 1
+    view.close()
