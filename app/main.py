@@ -2,37 +2,84 @@
 
 - ``odeon`` (no argument): opens the desktop app on resources/worlds/default.wbt;
 - ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]
-  [--no-plugin]``: runs a world headless (with its WorldInfo.physics plugin
-  unless ``--no-plugin``), streams console lines to stdout and optionally
-  writes body trajectories to a CSV file;
+  [--force] [--no-plugin]``: runs a world headless (with its WorldInfo.physics
+  plugin unless ``--no-plugin``), streams console lines to stdout and
+  optionally writes body trajectories to a CSV file (never over the world
+  file; over an existing file only with ``--force``);
 - ``odeon WORLD.wbt``: opens that world in the desktop app.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
+from typing import NoReturn
+
+
+def _duration(text: str) -> float:
+    """``--duration`` value: a finite number of seconds >= 0 (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got '{text}'") from None
+    if not math.isfinite(value) or value < 0.0:
+        raise argparse.ArgumentTypeError(
+            f"expected a finite number of seconds >= 0, got '{text}'")
+    return value
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors (``odeon run: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _run_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="odeon run", description="Run a world headless.")
+    parser = _ArgumentParser(prog="odeon run", description="Run a world headless.")
     parser.add_argument("world", help="the .wbt world file")
-    parser.add_argument("--duration", type=float, default=10.0,
-                        help="simulated time to run, in seconds (default 10)")
+    parser.add_argument("--duration", type=_duration, default=10.0,
+                        help="simulated time to run, in seconds (finite, >= 0; default 10)")
     parser.add_argument("--stepper", choices=("step", "quickstep"), default=None,
                         help="override WorldInfo.stepper")
     parser.add_argument("--log", metavar="CSV", default=None,
-                        help="write time_ms, solid, x, y, z, qw, qx, qy, qz per body per step")
+                        help="write time_ms, solid, x, y, z, qw, qx, qy, qz per body per step; "
+                             "never the world file itself, and an existing file only with "
+                             "--force")
+    parser.add_argument("--force", action="store_true",
+                        help="let --log replace an existing file (never the world file)")
     parser.add_argument("--no-plugin", action="store_true",
                         help="run without the world's physics plugin (WorldInfo.physics)")
     return parser
 
 
+def _log_problem(world: str, log: str, force: bool) -> str | None:
+    """Why ``log`` may not be written (``--log`` argument), or None."""
+    if os.path.isdir(log):
+        return f"argument --log: '{log}' is a directory"
+    if not os.path.lexists(log):
+        return None
+    try:
+        same = os.path.exists(world) and os.path.samefile(world, log)
+    except OSError:
+        same = False
+    if same:
+        # also catches a symbolic or hard link to the world file
+        return f"argument --log: '{log}' is the world file itself; choose another file"
+    if not force:
+        return f"argument --log: '{log}' already exists (add --force to replace it)"
+    return None
+
+
 def _run(argv: list[str]) -> int:
     args = _run_parser().parse_args(argv)
-    if args.duration < 0:
-        print("odeon run: --duration must not be negative", file=sys.stderr)
-        return 2
+    if args.log is not None:
+        problem = _log_problem(args.world, args.log, args.force)
+        if problem is not None:
+            print(f"odeon run: error: {problem}", file=sys.stderr)
+            return 2
     from engine.numba_cache import watch_compiles
     from engine.sim.geometry import BuildError
     from engine.sim.headless import run_headless

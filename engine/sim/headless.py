@@ -1,8 +1,10 @@
 """Headless runs (``odeon run``): step a world, stream the console, log trajectories.
 
 The CSV has one row per body per step: ``time_ms, solid, x, y, z, qw, qx, qy,
-qz`` — the Solid's name (its DEF when it has one) and its world pose (the
-Solid's frame, not the body's centre of mass), metres and a unit quaternion.
+qz`` — the simulated time in ms written exactly (the shortest text that reads
+back to the same double, so 1 ms steps stay distinct however long the run),
+the Solid's name (its DEF when it has one) and its world pose (the Solid's
+frame, not the body's centre of mass), metres and a unit quaternion.
 
 The world's physics plugin (``WorldInfo.physics``) is loaded unless
 ``plugin=False``; its cleanup runs at the end of the run.
@@ -25,13 +27,19 @@ def solid_name(rec) -> str:
     return rec.node.def_name or rec.node.get("name")
 
 
+def _time_text(time_ms: float) -> str:
+    """Simulated time [ms] written exactly (shortest round-trip text, ``5`` not ``5.0``)."""
+    text = repr(float(time_ms))
+    return text[:-2] if text.endswith(".0") else text
+
+
 def trajectory_rows(sim: Simulation) -> list[tuple]:
     """One row per body-owning Solid at the current time."""
     rows = []
     for rec in sim.model.bodies:
         f = sim.solid_world_frame(rec)
         q = matrix_to_quaternion(f.R)
-        rows.append((f"{sim.time_ms:.6g}", solid_name(rec), *(repr(float(v)) for v in f.t),
+        rows.append((_time_text(sim.time_ms), solid_name(rec), *(repr(float(v)) for v in f.t),
                      *(repr(float(v)) for v in q)))
     return rows
 
