@@ -4,8 +4,8 @@ The inputs known to break a step are refused when the world is built or
 when an ODE setter is called (decision 0014); this is the last line of
 defence: `Simulation.step` catches `STEP_FAILURES`, pauses, and reports
 `step_failure_message`, which names the world file, the simulated time and,
-when one can be found, the Solid whose body (or the joint whose data) holds
-non-finite values.
+when one can be found, the Solid whose body holds non-finite values (or the
+joint whose data holds NaN).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def step_failure_message(model, filename: str | None, time_ms: float,
 
 def _culprit(model) -> str | None:
     """The label of the first Solid whose body state is not finite, else of the
-    first joint whose stored data is not finite, else None."""
+    first joint whose stored data holds NaN, else None."""
     store = model.ode_world.bodies
     for rec in model.bodies:
         row = rec.body.index
@@ -46,7 +46,8 @@ def _culprit(model) -> str | None:
             return rec.label
     for joint in model.joints:
         data = getattr(joint.joint, "d", None)
-        if data is not None and not np.isfinite(data).all():
+        # stops and FMax may be infinite: only NaN marks broken joint data
+        if data is not None and np.isnan(data).any():
             node = joint.node
             return node.label() if node.def_name else node.path()
     return None

@@ -141,7 +141,7 @@ def test_engine_failure_during_a_step_pauses_with_a_message(tmp_path, monkeypatc
     assert sim.paused
     assert sim.pause_message.startswith(f"{path}: the step at t = 32 ms failed")
     assert "ZeroDivisionError: float division by zero" in sim.pause_message
-    assert any(sim.pause_message in line for line in sim.console.lines)
+    assert any(sim.pause_message in text for _, text in sim.console.lines)
 
 
 def test_step_failure_names_the_solid_with_non_finite_values(tmp_path, monkeypatch) -> None:
