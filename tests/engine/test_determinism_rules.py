@@ -87,8 +87,15 @@ def scan(path: pathlib.Path, root: pathlib.Path = ROOT) -> list[str]:
     """Every offending construct of one source file, as 'file:line: why'
     (the file named relative to ``root``)."""
     src = path.read_text()
+    tree = ast.parse(src, filename=str(path))
+    # the exception class np.linalg.LinAlgError computes nothing: naming it
+    # (to catch a plugin's error) is allowed
+    allowed = {id(n) for a in ast.walk(tree) if isinstance(a, ast.Attribute)
+               and _dotted(a).partition(".")[2] == "linalg.LinAlgError" for n in (a, a.value)}
     out = []
-    for node in ast.walk(ast.parse(src, filename=str(path))):
+    for node in ast.walk(tree):
+        if id(node) in allowed:
+            continue
         why = _problem(node)
         if why:
             out.append(f"{path.relative_to(root)}:{node.lineno}: {why}")
@@ -116,7 +123,8 @@ def test_the_scan_catches_each_banned_form(tmp_path):
         "x = np.arctan2(a, b)\n"
         "x = a ** 0.5\n"
         "x = pow(a, b)\n"
-        "e = np.linalg.LinAlgError\n"
+        "x = np.linalg.solve(a, b)\n"
+        "ok = (np.linalg.LinAlgError, ValueError)\n"
         "ok = a ** 2 + np.sqrt(a) + math.sqrt(b) + math.floor(a) + np.cross(a, b)\n")
     problems = scan(bad, tmp_path)
     assert all(p.startswith("bad.py:") for p in problems), problems
