@@ -69,7 +69,7 @@ def test_axes_beyond_squared_range_are_normalised(create, setter, getter, scale)
         assert np.allclose(axis, [0.0, 1.0, 0.0], atol=1e-12), (setter, one_body, axis)
         # the stored data stays finite and a step goes through
         ode.dWorldStep(w, 0.01)
-        assert np.isfinite(j.d).all()
+        assert not np.isnan(j.d).any()  # stops may be infinite, never NaN
 
 
 @pytest.mark.parametrize("create, setter, getter", SETTERS, ids=[s[1] for s in SETTERS])
@@ -103,7 +103,7 @@ def test_lmotor_and_amotor_take_huge_axes() -> None:
     ode.dJointSetAMotorAxis(am, 0, 1, 0.0, 0.0, HUGE)
     assert np.allclose(ode.dJointGetAMotorAxis(am, 0), [0.0, 0.0, 1.0])
     ode.dWorldStep(w, 0.01)
-    assert np.isfinite(lm.d).all() and np.isfinite(am.d).all()
+    assert not np.isnan(lm.d).any() and not np.isnan(am.d).any()
 
 
 @pytest.mark.parametrize("num", [1e300, 1e9, 100_001, -1, 2.5])
