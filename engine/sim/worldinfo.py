@@ -19,6 +19,7 @@ from engine.sim.errors import BuildError
 
 #: smallest basicTimeStep [ms] built: 1 µs (one simulated second = 1e6 steps).
 MIN_TIME_STEP = 0.001
+
 _UP = {"ENU": (0.0, 0.0, 1.0), "NUE": (0.0, 1.0, 0.0), "EUN": (0.0, 1.0, 0.0)}
 
 
