@@ -5,9 +5,10 @@ with one environment setting that changes which machine code computes the
 numbers (decision 0012):
 
 * ``OPENBLAS_CORETYPE`` Haswell, SkylakeX, Prescott: OpenBLAS's kernels;
-* ``NUMBA_CPU_NAME`` generic (baseline x86-64, no FMA/AVX) and haswell: the
-  instructions numba compiles the kernels to (each has its own cache entry,
-  so the first run compiles);
+* ``NUMBA_CPU_NAME`` generic (baseline x86-64, no FMA/AVX): the instructions
+  numba compiles the kernels to; with the in-process run, compiled for this
+  machine's own CPU, that makes two numba targets (generic has its own cache
+  entry, so its first run compiles every kernel the scenes use: minutes);
 * ``NPY_DISABLE_CPU_FEATURES``: numpy's SIMD loops without AVX2/AVX-512;
 * ``GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA``: glibc's libm variants
   without FMA (a probe checks that glibc honours it on this machine).
@@ -38,7 +39,6 @@ VARIANTS = {
     "openblas_skylakex": {"OPENBLAS_CORETYPE": "SkylakeX"},
     "openblas_prescott": {"OPENBLAS_CORETYPE": "Prescott"},
     "numba_generic": {"NUMBA_CPU_NAME": "generic"},
-    "numba_haswell": {"NUMBA_CPU_NAME": "haswell"},
     "numpy_no_avx": {"NPY_DISABLE_CPU_FEATURES": NO_AVX_NUMPY},
     "libm_no_fma": {"GLIBC_TUNABLES": NO_FMA_LIBM},
 }
@@ -53,7 +53,7 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def _run(code: list[str], extra: dict[str, str], timeout: float = 600) -> str:
+def _run(code: list[str], extra: dict[str, str], timeout: float = 1800) -> str:
     res = subprocess.run([sys.executable, *code], cwd=ROOT, env=_env(extra),
                          capture_output=True, text=True, timeout=timeout)
     assert res.returncode == 0, f"{extra}: exit {res.returncode}\n{res.stderr[-3000:]}"
@@ -104,7 +104,8 @@ def test_the_libm_variant_really_changes_libm_results():
     must pick other sin/exp code under the tunable (on a CPU with FMA)."""
     cpu = pathlib.Path("/proc/cpuinfo").read_text() if os.path.exists("/proc/cpuinfo") else ""
     flags = next((ln for ln in cpu.splitlines() if ln.startswith("flags")), "")
-    assert " fma" in flags, "this check needs an x86-64 CPU with FMA"
+    if " fma" not in flags:
+        pytest.skip("this CPU has no FMA: glibc has no FMA variant to switch away from")
     plain = json.loads(_run(["-c", _PROBE], {}))
     no_fma = json.loads(_run(["-c", _PROBE], {"GLIBC_TUNABLES": NO_FMA_LIBM}))
     differ = sum(a != b for a, b in zip(plain, no_fma, strict=True))

@@ -93,7 +93,13 @@ def test_read_world_reports_path_and_bad_utf8(tmp_path) -> None:
 
 
 def test_deep_nesting_is_a_syntax_error() -> None:
-    text = H + "Group { children [ " * 2000 + "]}" * 2000
+    # 2000 levels parse (a 1000-link hinge chain nests two nodes per link);
+    # beyond MAX_NESTING the reader refuses instead of exhausting the stack
+    from engine.world.parser import MAX_NESTING
+
+    assert parse_world(H + "Group { children [ " * 2000 + "]}" * 2000) is not None
+    depth = MAX_NESTING + 1
+    text = H + "Group { children [ " * depth + "]}" * depth
     with pytest.raises(WorldSyntaxError, match="nested too deeply"):
         parse_world(text)
 
