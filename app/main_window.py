@@ -70,7 +70,7 @@ from app.viewport import ViewportWidget
 from engine.plugins.discovery import BadPluginName, PluginLocation, find_plugin, is_no_plugin
 from engine.sim.baseline import write_as_edited
 from engine.sim.geometry import BuildError
-from engine.world import WorldError
+from engine.world import WorldError, WorldReadOnlyError
 
 #: The world opened when none is given.
 DEFAULT_WORLD = Path(__file__).resolve().parents[1] / "resources" / "worlds" / "default.wbt"
@@ -315,11 +315,18 @@ class MainWindow(QMainWindow):
             return False
         path = os.path.abspath(path)
         try:  # never through the engine thread: it may be stuck in a plugin
-            between_steps = self.runner.save_world(
-                path, lambda sim, p: write_as_edited(sim.world, sim.baseline, p))
+            between_steps = self._write_world(path, overwrite_read_only=False)
+        except WorldReadOnlyError:
+            if not self.confirm("Save World", f"'{path}' is read-only. Overwrite it anyway "
+                                "(it stays read-only)?"):
+                return False
+            try:
+                between_steps = self._write_world(path, overwrite_read_only=True)
+            except Exception as exc:  # noqa: BLE001 (any failure is shown, with its reason)
+                self._show_save_error(path, exc)
+                return False
         except Exception as exc:  # noqa: BLE001 (any failure is shown, with its reason)
-            reason = str(exc) or type(exc).__name__
-            self.show_error("Save World", f"Could not save '{path}': {reason}")
+            self._show_save_error(path, exc)
             return False
         if not between_steps:
             self.console.append("odeon", "WARNING: the engine was busy (a physics plugin "
@@ -330,6 +337,15 @@ class MainWindow(QMainWindow):
         self.recent.add(path)
         self._update_title()
         return True
+
+    def _write_world(self, path: str, overwrite_read_only: bool) -> bool:
+        """Write the world as edited to ``path`` (see `EngineRunner.save_world`)."""
+        return self.runner.save_world(path, lambda sim, p: write_as_edited(
+            sim.world, sim.baseline, p, overwrite_read_only=overwrite_read_only))
+
+    def _show_save_error(self, path: str, exc: BaseException) -> None:
+        reason = str(exc) or type(exc).__name__
+        self.show_error("Save World", f"Could not save '{path}': {reason}")
 
     def save_as_dialog(self) -> bool:
         """File > Save World As..."""

@@ -95,8 +95,10 @@ class Baseline:
                     node.set(name, value)  # type: ignore[attr-defined]
 
 
-def write_as_edited(world: World, baseline: Baseline, path: str) -> None:
+def write_as_edited(world: World, baseline: Baseline, path: str, *,
+                    overwrite_read_only: bool = False) -> None:
     """Write ``world`` to ``path`` with its fields at their ``baseline`` values:
-    the user's edits, never the simulation's motion (decision 0016)."""
+    the user's edits, never the simulation's motion (decision 0016). A
+    read-only file raises `WorldReadOnlyError` unless ``overwrite_read_only``."""
     with baseline.applied():
-        write_world(world, path)
+        write_world(world, path, overwrite_read_only=overwrite_read_only)

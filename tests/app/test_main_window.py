@@ -535,3 +535,30 @@ def test_edit_is_withdrawn_when_the_engine_thread_is_stuck(qtbot, make_window) -
     qtbot.wait(300)  # the withdrawn edit must not run later
     assert list(box.get("translation")) == [1.0, 0.4, 0.5]
     assert window.tree.undo_stack.count() == 0
+
+
+def test_read_only_world_is_saved_only_when_the_user_says_so(make_window, tmp_path,
+                                                              answers) -> None:
+    world_path = make_project(tmp_path)
+    asked: list[str] = []
+    reply = {"overwrite": False}
+
+    def confirm(_title: str, question: str) -> bool:
+        asked.append(question)
+        return reply["overwrite"]
+
+    window = make_window(str(world_path), confirm=confirm)
+    box = window.runner.world.find_by_def("GREEN_BOX")
+    assert window.tree.controller.set_field(box, "translation", [1.0, -0.5, 0.7])
+    world_path.chmod(0o444)
+    assert not window.save()                      # the user says no: nothing written
+    assert len(asked) == 1 and "read-only" in asked[0]
+    assert list(read_world(str(world_path)).find_by_def("GREEN_BOX").get("translation")) \
+        != [1.0, -0.5, 0.7]
+    assert window.is_modified() and not answers.errors
+    reply["overwrite"] = True                     # the user says yes: written, still read-only
+    assert window.save()
+    assert list(read_world(str(world_path)).find_by_def("GREEN_BOX").get("translation")) \
+        == [1.0, -0.5, 0.7]
+    assert world_path.stat().st_mode & 0o777 == 0o444
+    assert not window.is_modified()

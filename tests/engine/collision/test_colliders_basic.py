@@ -186,10 +186,12 @@ def test_swap_symmetry_solids(pair, p2, r1, r2) -> None:
     if pair == ("capsule", "capsule"):
         z1 = np.eye(3)[:, 2] if R1 is None else np.asarray(R1).reshape(3, -1)[:, 2]
         z2 = np.eye(3)[:, 2] if R2 is None else np.asarray(R2).reshape(3, -1)[:, 2]
-        if 1.0 - abs(float(z1 @ z2)) < 1e-6:
+        gap = 1.0 - abs(float(z1 @ z2))
+        if gap < 1e-6:
             # nearly parallel axes are treated as parallel (as ODE does): the
             # two orders approximate the tilt from different ends, to ~angle x length
-            tol = 1e-5
+            # (angle = sqrt(2 gap) for a small angle, length 1 m; at least 1e-5)
+            tol = max(1e-5, 1.0 * math.sqrt(2.0 * max(gap, 0.0)))
     for ca, cb in zip(a, b, strict=True):
         assert ca.g1 is g1 and cb.g1 is g2
         assert ca.depth == pytest.approx(cb.depth, abs=tol)
