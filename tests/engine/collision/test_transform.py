@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from engine import ode
 from engine.ode.collision.transform import contact_geom_of
+from engine.ode.kernels.detlinalg import matmul
 
 AABB_A = [0.3163560011243911, 2.448486186160097, 1.2019494885383772, 3.4422681986993138,
           -0.0865942256120712, 0.6865942256120713]
@@ -349,9 +350,10 @@ def test_transform_equals_composed_placement(t_pos, t_axis, t_angle, b_pos, b_ax
     Rb = ode.dGeomGetRotation(inner).reshape(3, 4)[:, :3]
     direct = ode.dCreateBox(None, 0.6, 0.8, 1.0)
     # the composed pose, bit for bit (dGeomSetRotation would re-normalise it,
-    # and degenerate placements then order or count corners differently)
-    direct.own_pos = Rt @ ode.dGeomGetPosition(inner) + ode.dGeomGetPosition(tr)
-    direct.own_R = Rt @ Rb
+    # and degenerate placements then order or count corners differently), with
+    # the engine's own BLAS-free products (decision 0012), not numpy's `@`
+    direct.own_pos = matmul(Rt, ode.dGeomGetPosition(inner)) + ode.dGeomGetPosition(tr)
+    direct.own_R = matmul(Rt, Rb)
     np.testing.assert_array_equal(ode.dGeomGetAABB(tr), ode.dGeomGetAABB(direct))
     for other in (ode.dCreatePlane(None, 0, 0, 1, 0.2), ode.dCreateSphere(None, 0.7)):
         if ode.dGeomGetClass(other) == ode.dSphereClass:
