@@ -64,6 +64,10 @@ def test_axes_beyond_squared_range_are_normalised(create, setter, getter, scale)
     static = create is not ode.dJointCreateHinge2   # hinge-2 needs two bodies
     for one_body in ([True, False] if static else [False]):
         w, j = _joint(create, one_body)
+        if create is ode.dJointCreateHinge2:
+            # hinge-2's default axes are +x and +y: move axis 2 off the line of the
+            # new axis 1 (+y) first
+            ode.dJointSetHinge2Axis2(j, 0.0, 0.0, 1.0)
         getattr(ode, setter)(j, 0.0, scale, 0.0)
         axis = np.asarray(getattr(ode, getter)(j))
         assert np.allclose(axis, [0.0, 1.0, 0.0], atol=1e-12), (setter, one_body, axis)
