@@ -1,0 +1,16 @@
+"""Settings shared by every test.
+
+Property tests (hypothesis) run derandomized: each test draws the same
+examples in every run, so the test run gives the same verdict on every
+machine and every CI run (a fresh random search once hit a slow corner of
+the example generator and held a CI run for many minutes). To explore new
+examples locally, run with ``--hypothesis-profile=explore``.
+"""
+
+from __future__ import annotations
+
+from hypothesis import settings
+
+settings.register_profile("odeon", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("odeon")
