@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import textwrap
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,9 @@ from app.plots_dock import INITIAL_RANGE, MIN_SPAN, PlotsDock, contact_force_on
 from app.scene_tree.plugin_dialog import PROMPT, PluginSelectDialog
 from app.viewport.overlays import TRAIL_COLORS, Trails
 from tests.app import test_main_window as main_window_tests
+from tests.app import test_viewport as viewport_tests
 from tests.app.test_main_window import make_project
+from tests.app.test_plots_dock import FakeContact, FakeFrame, FakeSolid
 from tests.app.test_viewport_helpers import (
     around,
     box_solid,
@@ -33,38 +34,18 @@ from tests.app.test_viewport_helpers import (
     frame,
     grab,
     pose,
-    shown_viewport,
     world,
 )
 
 RGB_TRAIL = tuple(int(c * 255) for c in TRAIL_COLORS[0][:3])
 
 
-class FakeSolid:
-    """Stands for a Solid node."""
-
-    def label(self) -> str:
-        return "DEF BALL Solid"
-
-
-@dataclass
-class FakeContact:
-    solid1: object
-    solid2: object
-    force: np.ndarray | None
-
-
-@dataclass
-class FakeFrame:
-    time_ms: float
-    poses: dict
-    contacts: list = field(default_factory=list)
-
-
-BALL = FakeSolid()
+BALL = FakeSolid("BALL")
 # the main window tests' fixtures: a shown MainWindow with injected dialog answers
 answers = main_window_tests.answers
 make_window = main_window_tests.make_window
+# the viewport tests' shown 400x300 viewport with a red box
+view = viewport_tests.view
 
 
 @pytest.fixture
@@ -165,15 +146,6 @@ def test_trails_restart_when_simulated_time_goes_back() -> None:
     trails.record({"a": np.array([0.0, 0.0, 0.0])}, 0.0)  # Reset: back to t = 0
     assert [p[0] for p in trails.paths["a"]] == [0.0]
     assert len(trails.lines()[0]) == 0
-
-
-@pytest.fixture
-def view(qtbot, gl_available):
-    w = shown_viewport(qtbot)
-    w.show_grid = False
-    w.set_world(world(box_solid("BOX", (1, 0, 0))))
-    yield w
-    w.close()
 
 
 def test_reset_removes_the_drawn_trail(view) -> None:
