@@ -259,23 +259,9 @@ class _Parser:
         return UseNode(target)
 
     def parse_opaque(self, start: Token, type_token: Token, def_name: str | None) -> OpaqueNode:
-        self.expect_punct("{", f"after node type '{type_token.value}'")
-        depth = 1
-        previous = None
-        while depth:
-            token = self.next()
-            if token.kind == "eof":
-                raise self.error(token, f"unexpected end of file: '{{' of {type_token.value} "
-                                        f"at line {type_token.line} is never closed")
-            if token.kind == "punct":
-                if token.value in "{[":
-                    depth += 1
-                else:
-                    depth -= 1
-            if previous is not None and previous.value == "DEF" and token.kind == "ident":
-                self.opaque_defs.add(token.value)
-            previous = token
-        body = self.source(start, type_token.offset, token.end)
+        brace = self.expect_punct("{", f"after node type '{type_token.value}'")
+        end = self.skip_group(brace, f"'{{' of {type_token.value} at line {type_token.line}")
+        body = self.source(start, type_token.offset, end)
         kind = "PROTO" if type_token.value in self.extern_names else "unknown node type"
         self.warnings.append(
             f"{self.filename}:{type_token.line}:{type_token.column}: {kind} "
@@ -326,7 +312,7 @@ class _Parser:
         """Skip one untyped field value; the offset just after its last token."""
         token = self.next()
         if token.kind == "punct" and token.value in "[{":
-            return self.skip_group(token, name)
+            return self.skip_group(token, _field_group(token, name))
         if token.kind == "keyword" and token.value in ("DEF", "USE"):
             label = self.expect_name(token.value)
             if token.value == "USE":
@@ -338,21 +324,21 @@ class _Parser:
             if brace.kind != "punct" or brace.value != "{":
                 raise self.error(brace, f"expected '{{' after node type '{token.value}' in "
                                         f"field '{name.value}', found {brace.describe()}")
-            return self.skip_group(brace, name)
+            return self.skip_group(brace, _field_group(brace, name))
         end = token.end
         while self.peek().kind == token.kind and token.kind in ("number", "string"):
             end = self.next().end
         return end
 
-    def skip_group(self, opening: Token, name: Token) -> int:
-        """Skip to the bracket closing ``opening``; the offset just after it."""
+    def skip_group(self, opening: Token, what: str) -> int:
+        """Skip to the bracket closing ``opening`` (``what`` names it in the
+        end-of-file error), noting the DEF names inside; the offset just after it."""
         depth = 1
         previous = opening
         while depth:
             token = self.next()
             if token.kind == "eof":
-                raise self.error(token, f"unexpected end of file: '{opening.value}' of field "
-                                        f"'{name.value}' at line {opening.line} is never closed")
+                raise self.error(token, f"unexpected end of file: {what} is never closed")
             if token.kind == "punct":
                 depth += 1 if token.value in "{[" else -1
             if previous.value == "DEF" and token.kind == "ident":
@@ -500,3 +486,8 @@ class _Parser:
         if not math.isfinite(result):
             raise self.error(token, f"number '{text}' is out of range")
         return result
+
+
+def _field_group(opening: Token, name: Token) -> str:
+    """How an unclosed bracket of field ``name`` is named in errors."""
+    return f"'{opening.value}' of field '{name.value}' at line {opening.line}"
