@@ -15,13 +15,21 @@ BALL = ("DEF FLOOR Solid { boundingObject Plane { } } DEF BALL Solid { translati
 
 FAILS_IN_STEP = """
 from engine.plugins.physics import *
+def webots_physics_init():
+    pass
 def webots_physics_step():
     raise RuntimeError("boom")
+def webots_physics_cleanup():
+    pass
 """
 
 QUIET = """
 from engine.plugins.physics import *
+def webots_physics_init():
+    pass
 def webots_physics_step():
+    pass
+def webots_physics_cleanup():
     pass
 """
 
@@ -86,6 +94,7 @@ def test_an_exploding_body_pauses_with_its_message() -> None:
 
 def test_a_plugin_fault_pauses_through_pause(tmp_path) -> None:
     sim, host = make_host(tmp_path, FAILS_IN_STEP)
+    assert host.running
     reasons = record_pauses(sim)
     host.step()
     assert not host.running and sim.paused
@@ -99,6 +108,7 @@ def test_a_plugin_fault_pauses_through_pause(tmp_path) -> None:
 
 def test_stopping_a_plugin_pauses_through_pause(tmp_path) -> None:
     sim, host = make_host(tmp_path, QUIET)
+    assert host.running
     reasons = record_pauses(sim)
     host.disable()
     assert reasons == ["physics plugin 'p' stopped by the user"]
