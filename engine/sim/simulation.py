@@ -116,7 +116,7 @@ class Simulation:
 
     def pause(self, reason: str) -> None:
         """Suspend stepping; ``reason`` is the message shown to the user (kept
-        until `resume`)."""
+        until `resume`; `load_state`, `reset`, `rebuild` and `reload` resume)."""
         self._paused = True
         self._pause_message = reason
 
