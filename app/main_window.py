@@ -69,6 +69,7 @@ from app.trust import (
 from app.viewport import ViewportWidget
 from engine.plugins.discovery import BadPluginName, PluginLocation, find_plugin, is_no_plugin
 from engine.sim.baseline import write_as_edited
+from engine.sim.frame import Frame
 from engine.sim.geometry import BuildError
 from engine.world import WorldError, WorldReadOnlyError
 
@@ -511,7 +512,7 @@ class MainWindow(QMainWindow):
         return ok
 
     # ------------------------------------------------------------ updates
-    def _on_frame(self, frame) -> None:
+    def _on_frame(self, frame: Frame) -> None:
         self.viewport.set_frame(frame)
         self.plots.add_frame(frame)
         self.time_label.setText(format_time(frame.time_ms))

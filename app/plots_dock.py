@@ -6,17 +6,15 @@ the Solid (N). The main window feeds every frame snapshot it draws with
 `PlotsDock.add_frame` and picks the Solid with `PlotsDock.set_solid` (or the
 user picks it in the dock's combo box, filled from the frames' Solids).
 
-A frame has ``time_ms``, ``poses`` (Solid node -> ``(pos (3,), R (3, 3))``)
-and ``contacts`` (objects with ``force`` ((3,) or None), ``solid1``,
-``solid2``); optionally ``velocities`` (Solid node -> linear velocity (3,) or
-``(linear (3,), angular (3,))``). Without velocities, the velocity is the
-finite difference of successive positions (nothing for the first frame).
-``force`` is the force on ``solid1``; ``solid2`` gets ``-force`` (as ODE's
-joint feedback f1 / f2), so the total is the magnitude of the vector sum.
-The app's frames give the velocities as arrays instead: ``pose_v`` (S, 3)
-[m/s] in the order of ``pose_nodes`` (the velocity of each Solid's origin,
-from its body), so a position edited between two frames (a teleport) is not
-plotted as a velocity spike.
+Frames are `engine.sim.frame.Frame`s: ``time_ms``, ``poses`` (Solid node ->
+``(pos (3,), R (3, 3))``), ``contacts`` (a `ContactSet`: ``force`` (3,) [N] on
+``solid1`` or None; ``solid2`` gets ``-force``, as ODE's joint feedback
+f1 / f2, so the total is the magnitude of the vector sum) and, when the
+simulation built the frame, ``pose_v`` (S, 3) [m/s] in the order of
+``pose_nodes`` (the velocity of each Solid's origin, from its body), so a
+position edited between two frames (a teleport) is not plotted as a velocity
+spike. A frame without ``pose_v`` gives the finite difference of successive
+positions instead (nothing for the first frame).
 
 Autoscale follows the data but never shows a y span narrower than the
 plot's `MIN_SPAN` or `MIN_REL_SPAN` times the largest value plotted: a
@@ -31,8 +29,7 @@ most every ``REDRAW_MS`` (dirty flag + timer), or at once with `redraw`.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pyqtgraph as pg
@@ -45,6 +42,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from engine.sim.frame import ContactInfo, ContactSet, Frame
+from engine.world import Node
 
 #: Minimum milliseconds between two redraws (about 30 Hz).
 REDRAW_MS = 33
@@ -64,37 +64,16 @@ _PLOT_OF = {"x": "position", "y": "position", "z": "position", "vx": "velocity",
             "vy": "velocity", "vz": "velocity", "force": "force"}
 
 
-class Contact(Protocol):
-    """A contact of a frame snapshot."""
-
-    force: Any  # (3,) or None
-    solid1: Any
-    solid2: Any
+def solid_label(node: Node) -> str:
+    """A short name for a Solid node (its ``label()``)."""
+    return str(node.label())
 
 
-class Frame(Protocol):
-    """A frame snapshot (see the module docstring)."""
-
-    time_ms: float
-    poses: Mapping[Any, tuple[Any, Any]]
-    contacts: Iterable[Contact]
-
-
-def solid_label(node: Any) -> str:
-    """A short name for a Solid node (``node.label()`` when it has one)."""
-    label = getattr(node, "label", None)
-    if callable(label):
-        try:
-            return str(label())
-        except Exception:  # noqa: BLE001 (a label is cosmetic)
-            pass
-    return str(node)
-
-
-def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
+def contact_force_on(node: Node, contacts: ContactSet | Iterable[ContactInfo]) -> float:
     """Magnitude of the sum of the contact forces acting on ``node`` (N):
-    ``+force`` where it is ``solid1``, ``-force`` where it is ``solid2``."""
-    if hasattr(contacts, "has_force"):  # a frame's ContactSet: its arrays
+    ``+force`` where it is ``solid1``, ``-force`` where it is ``solid2`` (a
+    `ContactSet` is summed from its arrays, other sequences item by item)."""
+    if isinstance(contacts, ContactSet):
         on1 = np.fromiter((n is node for n in contacts.solid1), bool, len(contacts))
         on2 = np.fromiter((n is node for n in contacts.solid2), bool, len(contacts)) & ~on1
         f = contacts.force
@@ -102,7 +81,7 @@ def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
         return float(np.linalg.norm(f[on1 & ok].sum(axis=0) - f[on2 & ok].sum(axis=0)))
     total = np.zeros(3)
     for contact in contacts:
-        force = getattr(contact, "force", None)
+        force = contact.force
         if force is None:
             continue
         if contact.solid1 is node:
@@ -112,25 +91,17 @@ def contact_force_on(node: Any, contacts: Iterable[Contact]) -> float:
     return float(np.linalg.norm(total))
 
 
-def given_velocity(frame: Any, node: Any, index: Mapping[Any, int] | None = None
+def given_velocity(frame: Frame, node: Node, index: Mapping[Node, int] | None = None
                    ) -> np.ndarray | None:
-    """The frame's linear velocity of ``node`` (3,) [m/s], None when not given:
-    from ``frame.pose_v`` (S, 3) at ``node``'s row in ``frame.pose_nodes``
-    (``index`` maps nodes to rows when the caller has it), else from
-    ``frame.velocities``."""
-    pose_v = getattr(frame, "pose_v", None)
-    if pose_v is not None:
-        if index is None:
-            index = {n: i for i, n in enumerate(frame.pose_nodes)}
-        row = index.get(node)
-        return None if row is None else np.asarray(pose_v[row], dtype=float).reshape(3)
-    velocities = getattr(frame, "velocities", None)
-    if not velocities or node not in velocities:
+    """The frame's linear velocity of ``node`` (3,) [m/s]: ``frame.pose_v`` (S, 3) at
+    ``node``'s row in ``frame.pose_nodes`` (``index`` maps nodes to rows when the
+    caller has it); None when the frame has no velocities or not this node's."""
+    if frame.pose_v is None:
         return None
-    value = velocities[node]
-    if isinstance(value, tuple | list) and len(value) == 2 and np.ndim(value[0]) == 1:
-        value = value[0]
-    return np.asarray(value, dtype=float).reshape(3)
+    if index is None:
+        index = {n: i for i, n in enumerate(frame.pose_nodes)}
+    row = index.get(node)
+    return None if row is None else np.asarray(frame.pose_v[row], dtype=float).reshape(3)
 
 
 class PlotsDock(QDockWidget):
@@ -140,11 +111,11 @@ class PlotsDock(QDockWidget):
         super().__init__("Plots", parent)
         self.setObjectName("PlotsDock")
         self.history_s = history_s
-        self.solid: Hashable | None = None
+        self.solid: Node | None = None
         # rows: t (s), x, y, z, vx, vy, vz, force
         self._rows: deque[tuple[float, ...]] = deque()
         self._last: tuple[float, np.ndarray] | None = None  # (t, pos) of the selected solid
-        self._known: list[Any] = []
+        self._known: list[Node] = []
         self._known_ids: dict[int, int] = {}  # id(node) -> index in _known
         self._rows_of: tuple[tuple, dict] = ((), {})  # (pose_nodes, node -> row)
         self._dirty = False
@@ -195,7 +166,7 @@ class PlotsDock(QDockWidget):
         self._timer.start()
 
     # ------------------------------------------------------------ input
-    def set_solid(self, node: Hashable | None) -> None:
+    def set_solid(self, node: Node | None) -> None:
         """Plot ``node`` from now on (None: nothing); the history restarts."""
         if node is not self.solid:
             self.solid = node
@@ -286,23 +257,24 @@ class PlotsDock(QDockWidget):
         if self._dirty and self.isVisible():
             self.redraw()
 
-    def _row_index(self, frame: Any) -> dict | None:
-        """Node -> row of ``frame.pose_nodes`` (kept while the tuple is the same)."""
-        nodes = getattr(frame, "pose_nodes", None)
-        if nodes is None:
+    def _row_index(self, frame: Frame) -> dict | None:
+        """Node -> row of ``frame.pose_nodes`` (kept while the tuple is the same);
+        None when the frame has no pose arrays."""
+        nodes = frame.pose_nodes
+        if frame.pose_v is None:
             return None
         if self._rows_of[0] is not nodes:
             self._rows_of = (nodes, {n: i for i, n in enumerate(nodes)})
         return self._rows_of[1]
 
-    def _remember(self, nodes: Iterable[Any]) -> None:
+    def _remember(self, nodes: Iterable[Node]) -> None:
         for node in nodes:
             if id(node) not in self._known_ids:
                 self._known_ids[id(node)] = len(self._known)
                 self._known.append(node)
                 self.combo.addItem(solid_label(node), len(self._known) - 1)
 
-    def _combo_index(self, node: Any) -> int:
+    def _combo_index(self, node: Node) -> int:
         index = self._known_ids.get(id(node))
         return -1 if index is None else self.combo.findData(index)
 

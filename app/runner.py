@@ -45,11 +45,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any
 
-from app.frame import Frame, frame_from_simulation
 from app.thread_priority import lower_current_thread_priority
 from engine.plugins import PluginHost
 from engine.sim import Simulation
 from engine.sim.edits import EditResult, apply_edit
+from engine.sim.frame import Frame
 from engine.world import Node, World, write_world
 
 #: Minimum wall time [s] between two published frames in fast mode.
@@ -201,8 +201,7 @@ class EngineRunner:
             was_fault = self.sim.paused and not self.host.running
             self.host.reload_plugin()
             if was_fault and self.host.running:
-                self.sim.paused = False  # the fixed plugin may carry on
-                self.sim.pause_message = ""
+                self.sim.resume()  # the fixed plugin may carry on
         self._post(self._do(reload))
 
     def call(self, fn: Callable[[Simulation], Any]) -> Future:
@@ -323,8 +322,7 @@ class EngineRunner:
 
     def _set_mode(self, mode: str) -> None:
         if mode != "paused" and self.sim.paused:
-            self.sim.paused = False  # resume after a fault: carry on (plugin disabled)
-            self.sim.pause_message = ""
+            self.sim.resume()  # after a fault: carry on (plugin disabled)
         self._reanchor()
         self._speed_samples.clear()
         self._change_mode(mode)
@@ -340,8 +338,7 @@ class EngineRunner:
     def _do_step_once(self) -> None:
         self._change_mode("paused")
         if self.sim.paused:
-            self.sim.paused = False
-            self.sim.pause_message = ""
+            self.sim.resume()
         self.host.step()
         self._after_change()
 
@@ -407,8 +404,7 @@ class EngineRunner:
 
     def _engine_error(self, exc: BaseException) -> None:
         text = f"engine error: {type(exc).__name__}: {exc}"
-        self.sim.paused = True
-        self.sim.pause_message = text
+        self.sim.pause(text)
         self.sim.console.print("odeon", text)
         for line in traceback.format_exception(exc):
             for part in line.rstrip("\n").splitlines():
@@ -428,7 +424,7 @@ class EngineRunner:
         now = time.perf_counter()
         running = self._mode != "paused"
         speed = self._speed(now) if running else 0.0
-        return frame_from_simulation(self.sim, mode=self._mode, running=running, speed=speed)
+        return self.sim.frame(mode=self._mode, running=running, speed=speed)
 
     def _publish(self, force: bool = False) -> None:
         now = time.perf_counter()

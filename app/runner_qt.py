@@ -21,6 +21,7 @@ import sys
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
 from app.runner import EngineRunner
+from engine.sim.frame import Frame
 
 #: Frame polling period [ms] (60 Hz).
 FRAME_INTERVAL_MS = 16
@@ -37,7 +38,7 @@ GUI_SWITCH_INTERVAL_S = 0.0001
 class RunnerBridge(QObject):
     """Qt signals for an `EngineRunner` (see module docstring)."""
 
-    frame_ready = Signal(object)
+    frame_ready = Signal(object)  # an engine.sim.frame.Frame
     console_line = Signal(str, str)
     plugin_error = Signal(object)
     state_changed = Signal(str)
@@ -50,7 +51,7 @@ class RunnerBridge(QObject):
                  interval_ms: int = FRAME_INTERVAL_MS) -> None:
         super().__init__(parent)
         self.runner = runner
-        self._last_frame = None
+        self._last_frame: Frame | None = None
         self._unusual_state: str | None = None
         queued = Qt.ConnectionType.QueuedConnection
         self._console_from_engine.connect(self.console_line, queued)

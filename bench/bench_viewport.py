@@ -81,7 +81,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -410,6 +410,8 @@ def synthetic_world(n: int):
 
 def synthetic_frames(solids, base: np.ndarray, count: int, contacts: bool):
     """``count`` synthetic frames moving every Solid along a small circle and spinning it."""
+    from engine.sim.frame import NO_CONTACTS, ContactInfo, ContactSet, Frame
+
     n = len(solids)
     phase = np.arange(n) * 0.1
     for k in range(count):
@@ -419,14 +421,14 @@ def synthetic_frames(solids, base: np.ndarray, count: int, contacts: bool):
         c, s = np.cos(t + phase), np.sin(t + phase)
         R = np.zeros((n, 3, 3))
         R[:, 0, 0], R[:, 0, 1], R[:, 1, 0], R[:, 1, 1], R[:, 2, 2] = c, -s, s, c, 1
-        cts = ()
+        cts = NO_CONTACTS
         if contacts:
-            cts = tuple(SimpleNamespace(pos=pos[i] - (0, 0, 0.1), normal=np.array([0, 0, 1.0]),
-                                        depth=0.001, force=np.array([0, 0, 5.0]))
-                        for i in range(0, n, 10))
-        yield SimpleNamespace(poses={solids[i]: (pos[i], R[i]) for i in range(n)},
-                              contacts=cts, colliding=frozenset(solids[:n // 20]),
-                              time_ms=k * 16.0)
+            cts = ContactSet.of([ContactInfo(pos[i] - (0, 0, 0.1), np.array([0, 0, 1.0]), 0.001,
+                                             np.array([0, 0, 5.0]), solids[i], None)
+                                 for i in range(0, n, 10)])
+        yield Frame(time_ms=k * 16.0,
+                    poses=MappingProxyType({solids[i]: (pos[i], R[i]) for i in range(n)}),
+                    contacts=cts, colliding=frozenset(solids[:n // 20]))
 
 
 def run_synthetic(w, app, n: int, count: int, overlays: bool) -> tuple[float, float]:

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from app.viewport.transforms import axis_angle_matrix, look_at, perspective
+from app.viewport.transforms import look_at, perspective
+from engine.sim.poses import axis_angle_to_matrix
 
 UP = np.array([0.0, 0.0, 1.0])
 
@@ -39,7 +40,7 @@ class OrbitCamera:
         if vp is None:
             return
         self.eye = np.asarray(vp.get("position"), dtype=float)
-        forward = axis_angle_matrix(vp.get("orientation"))[:, 0]
+        forward = axis_angle_to_matrix(vp.get("orientation"))[:, 0]
         if forward[2] < -1e-3 and self.eye[2] > 0:  # aim at the ground point seen
             dist = min(-self.eye[2] / forward[2], 100.0)
         else:

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.sim.frame import ContactInfo, ContactSet
+
 GRID_COLOR = (0.45, 0.45, 0.45, 1.0)
 CONTACT_COLOR = (1.0, 0.55, 0.0, 1.0)
 NORMAL_COLOR = (0.0, 1.0, 0.3, 1.0)
@@ -46,15 +48,15 @@ def arrows(start: np.ndarray, vec: np.ndarray) -> np.ndarray:
     return segs[length[:, 0] > 1e-9].reshape(-1, 3)
 
 
-def contact_lines(contacts: Iterable[Any], show_points: bool, show_forces: bool,
-                  point_size: float = 0.03, normal_length: float = 0.1,
+def contact_lines(contacts: ContactSet | Iterable[ContactInfo], show_points: bool,
+                  show_forces: bool, point_size: float = 0.03, normal_length: float = 0.1,
                   force_scale: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Contact crosses and normals (``show_points``) and force arrows (``show_forces``).
 
     Each contact has ``pos`` (3,), ``normal`` (3,), ``depth`` and ``force``
     ((3,) in newtons or None); arrows are ``force * force_scale`` metres long.
     """
-    if hasattr(contacts, "has_force"):  # a frame's ContactSet: its arrays
+    if isinstance(contacts, ContactSet):  # a frame's contacts: their arrays
         all_P, all_N = contacts.pos, contacts.normal
         force_P = contacts.pos[contacts.has_force]
         force_F = contacts.force[contacts.has_force]
@@ -62,7 +64,7 @@ def contact_lines(contacts: Iterable[Any], show_points: bool, show_forces: bool,
         contacts = list(contacts)
         all_P = np.array([c.pos for c in contacts], dtype=float).reshape(-1, 3)
         all_N = np.array([c.normal for c in contacts], dtype=float).reshape(-1, 3)
-        with_force = [c for c in contacts if getattr(c, "force", None) is not None]
+        with_force = [c for c in contacts if c.force is not None]
         force_P = np.array([c.pos for c in with_force], dtype=float).reshape(-1, 3)
         force_F = np.array([c.force for c in with_force], dtype=float).reshape(-1, 3)
     pts: list[np.ndarray] = []

@@ -8,9 +8,10 @@ framebuffer for picking and grabs; see app/viewport/gl_window.py).
 Paint order: clear to the Background sky colour; plugin pass 0; ground grid;
 Shapes (opaque, then transparent); boundingObjects (wireframe, highlighted
 while in ``frame.colliding``); contacts and forces; trails; plugin pass 1.
-Frames are duck-typed: ``poses`` (Solid Node -> (pos (3,), R (3, 3)) in the
-world frame), ``contacts`` (objects with ``pos``, ``normal``, ``depth``,
-``force``), ``colliding`` (frozenset of Solid Nodes) and ``time_ms``.
+Frames are `engine.sim.frame.Frame`s: the Solids' world poses (``pose_nodes``
+with ``pose_t``/``pose_R`` when the simulation built them, else the ``poses``
+mapping Solid Node -> (pos (3,), R (3, 3))), ``contacts`` (a `ContactSet`),
+``colliding`` (frozenset of Solid Nodes) and ``time_ms``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgra
 from app.viewport.overlays import Trails, contact_lines, grid_lines
 from app.viewport.plugin_pass import run_plugin_pass
 from app.viewport.scene import Light, RenderScene, build_scene
+from engine.sim.frame import NO_CONTACTS, Frame
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +82,7 @@ class ViewportRenderer:
         self._changed = changed
         self.camera = OrbitCamera()
         self.scene: RenderScene = build_scene(None)
-        self.frame: Any = None
+        self.frame: Frame | None = None
         self.gl_errors: list[int] = []
         self.paint_errors: list[BaseException] = []
         self.plugin_errors: list[BaseException] = []
@@ -147,13 +149,13 @@ class ViewportRenderer:
         self._frame_dirty = self._overlays_dirty = True
         self._changed()
 
-    def set_frame(self, frame: Any) -> None:
+    def set_frame(self, frame: Frame) -> None:
         """Show a simulation frame (see module docstring); records trail points."""
         self.frame = frame
         if self.trails.paths:
-            poses = getattr(frame, "poses", {}) or {}
+            poses = frame.poses
             self.trails.record({n: np.asarray(poses[n][0]) for n in self.trails.paths
-                                if n in poses}, getattr(frame, "time_ms", None))
+                                if n in poses}, frame.time_ms)
         self._frame_dirty = self._overlays_dirty = True
         self._changed()
 
@@ -297,16 +299,18 @@ class ViewportRenderer:
                 out[follow] = out[self._parent[follow]] @ self._solid_local[follow]
         return out
 
-    def _posed(self, frame: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def _posed(self, frame: Frame | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """Scene Solid indices (k,) with their frame positions (k, 3) and rotations
-        (k, 3, 3); None when the frame poses none of the scene's Solids.
+        (k, 3, 3); None when there is no frame or it poses none of the scene's Solids.
 
         Uses the frame's pose arrays when it has them (the row map is cached per
         ``pose_nodes`` tuple, which stays the same object for one model), else
         its ``poses`` mapping."""
+        if frame is None:
+            return None
         index = self._solid_index
-        nodes = getattr(frame, "pose_nodes", ())
-        if nodes and getattr(frame, "pose_t", None) is not None:
+        nodes = frame.pose_nodes
+        if nodes and frame.pose_t is not None and frame.pose_R is not None:
             if nodes is not self._pose_nodes:
                 pairs = [(k, i) for k, i in ((k, index.get(n)) for k, n in enumerate(nodes))
                          if i is not None]
@@ -317,7 +321,7 @@ class ViewportRenderer:
                 return None
             rows = self._pose_rows
             return self._pose_idx, frame.pose_t[rows], frame.pose_R[rows]
-        poses = getattr(frame, "poses", None) or {}
+        poses = frame.poses
         posed = [(i, p) for i, p in ((index.get(n), p) for n, p in poses.items())
                  if i is not None and p is not None]
         if not posed:
@@ -337,7 +341,7 @@ class ViewportRenderer:
         if self._bounds_stale and self._show_bounding_objects:
             colors = np.tile(np.asarray(BOUND_COLOR, np.float32),
                              (len(self.scene.solids) + 1, 1))
-            colliding = getattr(self.frame, "colliding", None) or frozenset()
+            colliding = self.frame.colliding if self.frame is not None else frozenset()
             hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
             colors[hit] = COLLIDING_COLOR
             self._bounds.update(self._world, colors)
@@ -346,7 +350,7 @@ class ViewportRenderer:
     def _update_overlays(self) -> None:
         if not self._overlays_dirty:
             return
-        contacts = getattr(self.frame, "contacts", None) or ()
+        contacts = self.frame.contacts if self.frame is not None else NO_CONTACTS
         self._overlay.set(*contact_lines(contacts, self._show_contacts, self._show_forces))
         self._trail_batch.set(*self.trails.lines())
         self._overlays_dirty = False

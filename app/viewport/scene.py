@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from app.viewport import meshes
-from app.viewport.transforms import axis_angle_matrix, pose_matrix
+from app.viewport.transforms import pose_matrix
+from engine.sim.poses import axis_angle_to_matrix
 from engine.world.depth import deep_recursion
 
 MeshKey = tuple[Any, ...]
@@ -77,7 +78,7 @@ def _has(n: Any, name: str) -> bool:
 def node_transform(n: Any) -> np.ndarray:
     """(4, 4) local transform of a Solid/Pose/Transform node (translation, rotation, scale)."""
     scale = n.get("scale") if _has(n, "scale") else None
-    return pose_matrix(n.get("translation"), axis_angle_matrix(n.get("rotation")), scale)
+    return pose_matrix(n.get("translation"), axis_angle_to_matrix(n.get("rotation")), scale)
 
 
 def appearance_color(app: Any) -> tuple[float, float, float, float]:

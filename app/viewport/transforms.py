@@ -2,6 +2,9 @@
 
 ``M @ [x, y, z, 1]`` maps local to parent coordinates. OpenGL wants
 column-major data, so matrices are passed to GL as ``M.T`` (C order).
+Rotations of the world's fields (Webots axis-angle) come from the engine
+(`engine.sim.poses.axis_angle_to_matrix`), so the viewport and the simulation
+place a Solid the same way.
 """
 
 from __future__ import annotations
@@ -9,23 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-
-def axis_angle_matrix(rotation: Sequence[float]) -> np.ndarray:
-    """(3, 3) rotation of a VRML SFRotation ``(x, y, z, angle)`` (Rodrigues' formula)."""
-    x, y, z, angle = (float(v) for v in rotation)
-    n = np.sqrt(x * x + y * y + z * z)
-    if n < 1e-12 or angle == 0.0:
-        return np.eye(3)
-    x, y, z = x / n, y / n, z / n
-    c, s = np.cos(angle), np.sin(angle)
-    t = 1.0 - c
-    # R = c I + s [k]x + (1 - c) k k^T
-    return np.array([
-        [c + x * x * t, x * y * t - z * s, x * z * t + y * s],
-        [y * x * t + z * s, c + y * y * t, y * z * t - x * s],
-        [z * x * t - y * s, z * y * t + x * s, c + z * z * t],
-    ])
 
 
 def pose_matrix(pos: Sequence[float] | np.ndarray, R: np.ndarray | None = None,

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from app.viewport.gl_window import ViewportWindow
 from app.viewport.renderer import ViewportRenderer
+from engine.sim.frame import Frame
 
 
 def _renderer_attribute(name: str, doc: str, writable: bool = False) -> property:
@@ -59,7 +60,7 @@ class RendererFacade:
         """Show ``world`` (engine.world World, or None); see `ViewportRenderer.set_world`."""
         self.renderer.set_world(world, keep_camera)
 
-    def set_frame(self, frame: Any) -> None:
+    def set_frame(self, frame: Frame) -> None:
         """Show a simulation frame; records trail points."""
         self.renderer.set_frame(frame)
 

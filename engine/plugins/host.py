@@ -33,8 +33,8 @@ traceback (plugin frames, file:line) goes to the console under
 pauses (``paused``, ``pause_message``). A callback that destroys the
 simulation's own world, space or contact group is a fault too: the step is
 abandoned and the ODE objects are rebuilt from the current fields
-(`engine.plugins.guard`). Setting ``simulation.paused = False`` carries on
-without the plugin.
+(`engine.plugins.guard`). ``simulation.resume()`` carries on without the
+plugin.
 """
 
 from __future__ import annotations
@@ -203,8 +203,7 @@ class PluginHost:
             if not self.running:
                 return
             self.enabled = False
-            self.sim.paused = True
-            self.sim.pause_message = f"physics plugin '{self.name}' stopped by the user"
+            self.sim.pause(f"physics plugin '{self.name}' stopped by the user")
             self.sim.console.print(SOURCE_ERROR, f"The physics plugin '{self.name}' is "
                                    "disabled (stopped by the user) and the simulation is paused.")
 
@@ -340,8 +339,7 @@ class PluginHost:
 
     def _after_reset(self) -> None:
         if self._reset_fault is not None:
-            self.sim.paused = True
-            self.sim.pause_message = self._reset_fault
+            self.sim.pause(self._reset_fault)
             return
         if self.plugin is not None:
             self.enabled = True  # a reset gives a plugin disabled by a fault another chance
@@ -432,8 +430,7 @@ class PluginHost:
         self._damage = None
         message = self.sim.pause_message
         rebuild_objects(self.sim)
-        self.sim.paused = True
-        self.sim.pause_message = message
+        self.sim.pause(message)
 
     def _fault(self, exc: BaseException, callback: str) -> None:
         """Report ``exc``, disable the plugin and pause the simulation."""
@@ -448,9 +445,7 @@ class PluginHost:
         self.sim.console.print(SOURCE_ERROR, f"The physics plugin '{name}' is disabled and "
                                "the simulation is paused.")
         self.enabled = False
-        self.sim.paused = True
-        self.sim.pause_message = (f"physics plugin '{name}' failed in {callback}(){where}: "
-                                  f"{reason}")
+        self.sim.pause(f"physics plugin '{name}' failed in {callback}(){where}: {reason}")
 
     def _record(self, err: PluginError) -> None:
         self.errors.append(err)

@@ -112,6 +112,25 @@ def matrices_to_axis_angles(R: np.ndarray) -> np.ndarray:
     return out
 
 
+def solid_world_poses(body_R: np.ndarray, body_pos: np.ndarray, offset_R: np.ndarray,
+                      offset_t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """World frames of Solids carried by bodies: the one place a Solid's pose is
+    composed from its body's.
+
+    ``body_R`` (m, 3, 3) and ``body_pos`` (m, 3) [m] are the bodies' rotations and
+    positions, ``offset_R`` (m, 3, 3) and ``offset_t`` (m, 3) [m] each Solid's
+    frame in its body's frame (`SolidRecord.body_offset`). Returns the Solids'
+    world rotations ``R = body_R offset_R`` (m, 3, 3) and positions
+    ``t = body_R offset_t + body_pos`` (m, 3) [m], with `detlinalg.matmul`'s fixed
+    summation order (the same bits as `Frame.compose`).
+    """
+    body_R = np.asarray(body_R, dtype=np.float64).reshape(-1, 3, 3)
+    R = matmul(body_R, np.asarray(offset_R, dtype=np.float64).reshape(-1, 3, 3))
+    t = (matmul(body_R, np.asarray(offset_t, dtype=np.float64).reshape(-1, 3, 1))[:, :, 0]
+         + np.asarray(body_pos, dtype=np.float64).reshape(-1, 3))
+    return R, t
+
+
 @dataclass(frozen=True)
 class Frame:
     """A rigid transform: rotation ``R`` (3, 3) and translation ``t`` (3,) [m]."""

@@ -16,6 +16,14 @@ One ``step()`` (``dt = basicTimeStep / 1000`` s):
    into the Solid nodes' translation/rotation fields, time += basicTimeStep.
 
 Hooks are plain attributes (None = nothing), set by the plugin host.
+
+Pause state is the simulation's own: `pause` (with the reason shown to the
+user) and `resume`; ``paused`` and ``pause_message`` are read-only.
+
+Bulk reads for viewers (arrays, no per-body calls): `solid_poses` (every
+Solid's world pose and origin velocity), `contact_set` (the last step's
+contacts), `colliding_solids`, and `frame`, the immutable snapshot built from
+them (`engine.sim.frame`).
 """
 
 from __future__ import annotations
@@ -32,9 +40,18 @@ from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
 from engine.sim.contact_batch import stored_feedback
 from engine.sim.contacts import ContactHandler, ContactPoint
-from engine.sim.poses import Frame, matrices_to_axis_angles
+from engine.sim.frame import (
+    ContactSet,
+    Frame,
+    SolidPoses,
+    SolidPoseTable,
+    colliding_solids,
+    contact_set,
+)
+from engine.sim.poses import Frame as Transform
+from engine.sim.poses import matrices_to_axis_angles, solid_world_poses
 from engine.sim.step_errors import STEP_FAILURES, step_failure_message
-from engine.world import World, read_world
+from engine.world import Node, World, read_world
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
 EXPLOSION_BOUND = 1e6
@@ -60,6 +77,7 @@ class Simulation:
         self.after_reset: Hook = None
         self.record_contact_feedback = False
         self._modified = False
+        self._pose_table: SolidPoseTable | None = None
         self._setup()
         #: the loaded field values (reload of an in-memory world)
         self._loaded = Baseline.capture(self.world)
@@ -77,13 +95,35 @@ class Simulation:
         self.plugin_contact_group = ode.dJointGroupCreate(0)
         self.plugin_contacts: list[ContactPoint] = []
         self.time_ms = 0.0
-        self.paused = False
-        self.pause_message = ""
+        self._paused = False
+        self._pause_message = ""
         self.steps = 0
         self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
         #: what reset returns to and save writes: loaded values + user edits
         self.baseline = Baseline.capture(self.world)
         self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
+
+    # ---------------------------------------------------------------- pause
+    @property
+    def paused(self) -> bool:
+        """True while stepping is suspended (`pause`; `step` does nothing)."""
+        return self._paused
+
+    @property
+    def pause_message(self) -> str:
+        """Why the simulation is paused (the `pause` reason; "" when running)."""
+        return self._pause_message
+
+    def pause(self, reason: str) -> None:
+        """Suspend stepping; ``reason`` is the message shown to the user (kept
+        until `resume`; `load_state`, `reset`, `rebuild` and `reload` resume)."""
+        self._paused = True
+        self._pause_message = reason
+
+    def resume(self) -> None:
+        """Carry on stepping after a pause; the reason is cleared."""
+        self._paused = False
+        self._pause_message = ""
 
     @property
     def dt(self) -> float:
@@ -134,9 +174,7 @@ class Simulation:
         try:
             return self._step()
         except STEP_FAILURES as exc:
-            self.paused = True
-            self.pause_message = step_failure_message(self.model, self.world.filename,
-                                                      self.time_ms, exc)
+            self.pause(step_failure_message(self.model, self.world.filename, self.time_ms, exc))
             self.console.warn(self.pause_message)
             return False
 
@@ -163,8 +201,7 @@ class Simulation:
         ode.dJointGroupEmpty(self.plugin_contact_group)
         bad = self._find_exploded()
         if bad is not None:
-            self.paused = True
-            self.pause_message = bad
+            self.pause(bad)
             self.console.warn(bad)
             return False
         self.write_poses()
@@ -201,14 +238,54 @@ class Simulation:
                 f"{EXPLOSION_BOUND:g}); paused")
 
     # ---------------------------------------------------------------- poses
-    def solid_world_frame(self, rec: SolidRecord) -> Frame:
+    def solid_world_frame(self, rec: SolidRecord) -> Transform:
         """The current world frame of a Solid (from its body when it has one)."""
         body = rec.ode_body
         if body is None:
             return rec.frame
-        R = np.asarray(ode.dBodyGetRotation(body)).reshape(3, 4)[:, :3]
-        body_frame = Frame(R, np.asarray(ode.dBodyGetPosition(body)))
-        return body_frame.compose(rec.body_offset)
+        R_body = np.asarray(ode.dBodyGetRotation(body)).reshape(3, 4)[:, :3]
+        R, t = solid_world_poses(R_body, np.asarray(ode.dBodyGetPosition(body)),
+                                 rec.body_offset.R, rec.body_offset.t)
+        return Transform(R[0], t[0])
+
+    def solid_poses(self) -> SolidPoses:
+        """Every Solid's world pose (static ones included) and origin velocity now,
+        as read-only arrays in the model's Solid order (`SolidPoses`). Per-model
+        lookups are kept between calls (rebuilt when the model's records change)."""
+        return self._table().read_poses()
+
+    def contact_set(self) -> ContactSet:
+        """The last step's contacts as arrays (`ContactSet`): the default ones, then
+        the contact joints a plugin made (recorded when ``record_contact_feedback``)."""
+        return contact_set(self.contact_arrays(), self.plugin_contacts)
+
+    def colliding_solids(self) -> frozenset[Node]:
+        """The Solid `Node`s whose geoms a collide hook marked as colliding (returned 2)
+        in the last step."""
+        return colliding_solids(self.model, self.colliding_geoms, self._table().record_of_body)
+
+    def frame(self, *, mode: str, running: bool, speed: float) -> Frame:
+        """The immutable snapshot of the simulation now (`engine.sim.frame.Frame`), for a
+        viewer in another thread; call it between steps. ``mode`` is the runner's
+        "realtime", "fast" or "paused", ``running`` whether it is stepping, ``speed``
+        simulated time / wall time; a paused simulation reports mode "paused"."""
+        table = self._table()
+        poses = table.read_poses()
+        paused = self._paused or not running
+        return Frame(time_ms=float(self.time_ms), steps=int(self.steps),
+                     poses=table.pose_mapping(poses), pose_nodes=poses.nodes,
+                     pose_t=poses.t, pose_R=poses.R, pose_v=poses.v,
+                     contacts=self.contact_set(), colliding=self.colliding_solids(),
+                     paused=paused, pause_message=self._pause_message, speed=float(speed),
+                     running=bool(running) and not self._paused,
+                     mode="paused" if paused else mode)
+
+    def _table(self) -> SolidPoseTable:
+        """The per-model pose lookups (`solid_poses` builds them)."""
+        table = self._pose_table
+        if table is None or not table.valid_for(self.model):
+            table = self._pose_table = SolidPoseTable(self.model)
+        return table
 
     def write_poses(self) -> None:
         """Write each moving Solid's pose into its translation/rotation fields.
@@ -221,11 +298,9 @@ class Simulation:
             return
         store = self.model.ode_world.bodies
         rows = np.fromiter((rec.ode_body.index for rec in moving), np.intp, len(moving))
-        Rb = store.R[rows]
-        off_R = np.stack([rec.body_offset.R for rec in moving])
-        off_t = np.stack([rec.body_offset.t for rec in moving])
-        world_R = matmul(Rb, off_R)
-        world_t = matmul(Rb, off_t[:, :, None])[:, :, 0] + store.pos[rows]
+        world_R, world_t = solid_world_poses(
+            store.R[rows], store.pos[rows], np.stack([rec.body_offset.R for rec in moving]),
+            np.stack([rec.body_offset.t for rec in moving]))
         where = {id(rec): k for k, rec in enumerate(moving)}
         ref_R = np.tile(np.eye(3), (len(moving), 1, 1))  # identity for the rows skipped
         ref_t = np.zeros_like(world_t)
@@ -240,7 +315,7 @@ class Simulation:
             else:
                 p = where.get(id(parent))
                 parent_world = (parent.frame if p is None
-                                else Frame(world_R[p], world_t[p]))
+                                else Transform(world_R[p], world_t[p]))
                 ref = parent_world.compose(rec.parent_rel)
             ref_R[k] = ref.R
             ref_t[k] = ref.t
@@ -263,8 +338,7 @@ class Simulation:
         ode.dJointGroupEmpty(self.plugin_contact_group)
         snapshots.restore(self.model.ode_world, state)
         self.time_ms = state.time_ms
-        self.paused = False
-        self.pause_message = ""
+        self.resume()
         self.write_poses()
 
     def reset(self) -> None:

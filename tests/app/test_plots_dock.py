@@ -3,13 +3,16 @@ given velocities, history bounds, resets and throttled redraws."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 import pytest
 
 from app.plots_dock import REDRAW_MS, PlotsDock, contact_force_on
 from app.qt_workarounds import pin_none
+from engine.sim.frame import ContactInfo, ContactSet, Frame, Pose
 
 G = 9.81
 DT_MS = 16.0
@@ -25,18 +28,16 @@ class FakeSolid:
         return f"DEF {self.name} Solid"
 
 
-@dataclass
-class FakeContact:
-    solid1: object
-    solid2: object
-    force: np.ndarray | None
+def make_contact(solid1: object, solid2: object, force: np.ndarray | None) -> ContactInfo:
+    """A contact at the origin with ``force`` [N] on ``solid1`` (None: not recorded)."""
+    return ContactInfo(np.zeros(3), np.array([0.0, 0.0, 1.0]), 0.0, force, solid1, solid2)
 
 
-@dataclass
-class FakeFrame:
-    time_ms: float
-    poses: dict
-    contacts: list = field(default_factory=list)
+def make_frame(time_ms: float, poses: Mapping[object, Pose],
+               contacts: Sequence[ContactInfo] = ()) -> Frame:
+    """A `Frame` at ``time_ms`` with these poses and contacts (no pose arrays)."""
+    return Frame(time_ms=time_ms, poses=MappingProxyType(dict(poses)),
+                 contacts=ContactSet.of(list(contacts)))
 
 
 BALL = FakeSolid("BALL")
@@ -47,20 +48,20 @@ def falling_z(t: float) -> float:
     return 2.0 - 0.5 * G * t * t
 
 
-def falling_frames(n: int, start_ms: float = 0.0) -> list[FakeFrame]:
+def falling_frames(n: int, start_ms: float = 0.0) -> list[Frame]:
     frames = []
     for i in range(n):
         t = (start_ms + i * DT_MS) / 1000.0
         pos = np.array([0.1 * t, -0.2, falling_z(t)])
         contacts = []
         if i % 3 == 0:  # ball on top of floor: force on solid1 = ball
-            contacts.append(FakeContact(BALL, FLOOR, np.array([0.0, 0.0, float(i)])))
+            contacts.append(make_contact(BALL, FLOOR, np.array([0.0, 0.0, float(i)])))
         if i % 3 == 1:  # two contacts, the ball second: it gets -force
-            contacts.append(FakeContact(FLOOR, BALL, np.array([0.0, 0.0, -1.0])))
-            contacts.append(FakeContact(FLOOR, BALL, np.array([3.0, 0.0, 0.0])))
-        contacts.append(FakeContact(FLOOR, FakeSolid("OTHER"), np.array([100.0, 0, 0])))
-        contacts.append(FakeContact(BALL, FLOOR, None))  # no feedback: ignored
-        frames.append(FakeFrame(start_ms + i * DT_MS, {BALL: (pos, np.eye(3)),
+            contacts.append(make_contact(FLOOR, BALL, np.array([0.0, 0.0, -1.0])))
+            contacts.append(make_contact(FLOOR, BALL, np.array([3.0, 0.0, 0.0])))
+        contacts.append(make_contact(FLOOR, FakeSolid("OTHER"), np.array([100.0, 0, 0])))
+        contacts.append(make_contact(BALL, FLOOR, None))  # no feedback: ignored
+        frames.append(make_frame(start_ms + i * DT_MS, {BALL: (pos, np.eye(3)),
                                                        FLOOR: (np.zeros(3), np.eye(3))},
                                 contacts))
     return frames
@@ -120,7 +121,8 @@ def test_falling_solid_curves(dock):
 def test_given_velocities_are_used(dock):
     dock.set_solid(BALL)
     for i, frame in enumerate(falling_frames(5)):
-        frame.velocities = {BALL: (np.array([1.0, 2.0, float(i)]), np.zeros(3))}
+        frame = dataclasses.replace(frame, pose_nodes=(BALL,),
+                                    pose_v=np.array([[1.0, 2.0, float(i)]]))
         dock.add_frame(frame)
     dock.redraw()
     t, vz = curve(dock, "vz")
@@ -151,9 +153,9 @@ def test_other_solid_and_no_selection(dock):
 
 
 def test_contact_force_on_sums_vectors():
-    contacts = [FakeContact(BALL, FLOOR, np.array([1.0, 0, 0])),
-                FakeContact(BALL, FLOOR, np.array([-1.0, 0, 0])),
-                FakeContact(FLOOR, BALL, np.array([0, 0, -2.0]))]
+    contacts = [make_contact(BALL, FLOOR, np.array([1.0, 0, 0])),
+                make_contact(BALL, FLOOR, np.array([-1.0, 0, 0])),
+                make_contact(FLOOR, BALL, np.array([0, 0, -2.0]))]
     assert contact_force_on(BALL, contacts) == pytest.approx(2.0)
     assert contact_force_on(FLOOR, contacts) == pytest.approx(2.0)
     assert contact_force_on(FakeSolid("X"), contacts) == 0.0
@@ -235,18 +237,14 @@ def test_none_stays_alive_through_many_redraws(dock):
 
 
 def test_accepts_app_frame_snapshots(dock):
-    """The engine thread's `app.frame.Frame` / `ContactInfo` fit add_frame."""
-    from types import MappingProxyType
-
-    from app.frame import ContactInfo, Frame
-
+    """The engine's `Frame` and a `ContactSet` of `ContactInfo`s fit add_frame."""
     dock.set_solid(BALL)
     for i in range(3):
         pos = np.array([0.0, 0.0, 1.0 - 0.1 * i])
         contact = ContactInfo(np.zeros(3), np.array([0.0, 0.0, 1.0]), 0.001,
                               np.array([0.0, 0.0, 2.0 * i]), FLOOR, BALL)
         dock.add_frame(Frame(time_ms=10.0 * i, poses=MappingProxyType({BALL: (pos, np.eye(3))}),
-                             contacts=(contact,)))
+                             contacts=ContactSet.of([contact])))
     table = dock.data()
     np.testing.assert_allclose(table[:, 3], [1.0, 0.9, 0.8])
     np.testing.assert_allclose(table[1:, 6], [-10.0, -10.0])

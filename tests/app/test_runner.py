@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.frame import Frame
 from app.plots_dock import contact_force_on
 from app.runner import EngineRunner
 from app.viewport.overlays import contact_lines
+from engine.sim.frame import Frame
 
 WORLD = """#VRML_SIM R2025a utf8
 WorldInfo {{
@@ -402,9 +402,7 @@ def test_draw_without_a_draw_callback_draws_nothing(runner) -> None:
 
 
 def _frame_and_expected(sim) -> tuple[Frame, dict]:
-    from app.frame import frame_from_simulation
-
-    frame = frame_from_simulation(sim, mode="fast", running=True, speed=1.0)
+    frame = sim.frame(mode="fast", running=True, speed=1.0)
     expected = {rec.node: sim.solid_world_frame(rec) for rec in sim.model.solids}
     return frame, expected
 

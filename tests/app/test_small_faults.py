@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.frame import frame_from_simulation
 from app.main_window import MainWindow
 from app.plots_dock import INITIAL_RANGE, MIN_SPAN, PlotsDock, contact_force_on
 from app.scene_tree.plugin_dialog import PROMPT, PluginSelectDialog
@@ -26,7 +25,7 @@ from app.viewport.overlays import TRAIL_COLORS, Trails
 from tests.app import test_main_window as main_window_tests
 from tests.app import test_viewport as viewport_tests
 from tests.app.test_main_window import make_project
-from tests.app.test_plots_dock import FakeContact, FakeFrame, FakeSolid
+from tests.app.test_plots_dock import FakeSolid, make_contact, make_frame
 from tests.app.test_viewport_helpers import (
     around,
     box_solid,
@@ -63,8 +62,8 @@ def test_plot_autoscale_draws_rounding_noise_flat(dock) -> None:
     dock.set_solid(BALL)
     for i in range(60):
         force = np.array([0.0, 0.0, 19.62 + 1e-14 * rng.standard_normal()])
-        dock.add_frame(FakeFrame(16.0 * i, {BALL: (np.zeros(3), np.eye(3))},
-                                 [FakeContact(BALL, None, force)]))
+        dock.add_frame(make_frame(16.0 * i, {BALL: (np.zeros(3), np.eye(3))},
+                                  [make_contact(BALL, None, force)]))
     dock.redraw()
     view = dock.plots["force"].vb
     view.updateAutoRange()
@@ -73,8 +72,8 @@ def test_plot_autoscale_draws_rounding_noise_flat(dock) -> None:
     assert lo < 19.62 < hi
     # a real change still fills the plot
     for i in range(60, 70):
-        dock.add_frame(FakeFrame(16.0 * i, {BALL: (np.zeros(3), np.eye(3))},
-                                 [FakeContact(BALL, None, np.array([0.0, 0.0, 40.0]))]))
+        dock.add_frame(make_frame(16.0 * i, {BALL: (np.zeros(3), np.eye(3))},
+                                  [make_contact(BALL, None, np.array([0.0, 0.0, 40.0]))]))
     dock.redraw()
     view.updateAutoRange()
     lo, hi = view.viewRange()[1]
@@ -88,8 +87,8 @@ def test_another_world_clears_the_curves_and_axes(dock) -> None:
     dock.set_solid(BALL)
     for i in range(40):
         t = 50.0 + 0.016 * i
-        dock.add_frame(FakeFrame(1000 * t, {BALL: (np.array([300.0, -200.0, 1000.0 + i]),
-                                                   np.eye(3))}))
+        dock.add_frame(make_frame(1000 * t, {BALL: (np.array([300.0, -200.0, 1000.0 + i]),
+                                                    np.eye(3))}))
     dock.redraw()
     for plot in dock.plots.values():
         plot.setXRange(50.1, 50.2)  # the user zooms: autoscale off
@@ -113,16 +112,15 @@ def test_an_edited_position_is_not_a_velocity_spike(dock) -> None:
     for i in range(20):
         z = 2.0 - 0.016 * i + (1.0 if i >= 10 else 0.0)  # moved up 1 m at frame 10
         p = np.array([0.0, 0.0, z])
-        f = FakeFrame(16.0 * i, {BALL: (p, np.eye(3))})
-        f.pose_nodes = nodes
-        f.pose_v = np.array([[9.0, 9.0, 9.0], [0.0, 0.0, -1.0]])
+        f = dataclasses.replace(make_frame(16.0 * i, {BALL: (p, np.eye(3))}), pose_nodes=nodes,
+                                pose_v=np.array([[9.0, 9.0, 9.0], [0.0, 0.0, -1.0]]))
         dock.add_frame(f)
     vz = dock.data()[:, 6]
     assert np.allclose(vz, -1.0)
 
 
 def test_frames_carry_each_solid_origins_velocity() -> None:
-    """`frame_from_simulation` fills ``pose_v`` from the bodies: a box falling
+    """`Simulation.frame` fills ``pose_v`` from the bodies: a box falling
     from rest has v_z = -g t; a static Solid has zero."""
     from engine.sim import Simulation
 
@@ -131,7 +129,7 @@ def test_frames_carry_each_solid_origins_velocity() -> None:
                                     "  boundingObject")))
     for _ in range(10):
         sim.step()
-    f = frame_from_simulation(sim, mode="paused", running=False, speed=0.0)
+    f = sim.frame(mode="paused", running=False, speed=0.0)
     row = f.pose_nodes.index(sim.world.find_by_def("BOX"))
     g = -float(sim.model.settings.gravity[2])
     assert f.pose_v[row] == pytest.approx([0.0, 0.0, -g * sim.time_ms / 1000.0], abs=1e-9)
@@ -329,7 +327,7 @@ def test_contact_force_plot_counts_the_contacts_a_plugin_made(tmp_path) -> None:
     for _ in range(150):
         host.step()
     assert host.running and not sim.paused
-    f = frame_from_simulation(sim, mode="paused", running=False, speed=0.0)
+    f = sim.frame(mode="paused", running=False, speed=0.0)
     box = sim.world.find_by_def("OBJECT")
     assert f.contacts.plugin.any() and f.contacts.has_force[f.contacts.plugin].all()
     assert contact_force_on(box, f.contacts) == pytest.approx(2.0 * 9.81, rel=0.02)
@@ -342,17 +340,15 @@ def test_the_force_on_a_static_solid_1_is_the_reaction() -> None:
     +5 N up from both contacts (it got +5 - 5 = 0 N when the floor was Solid 1)."""
     from types import SimpleNamespace
 
-    from app.frame import _contact_set
+    from engine.sim.frame import contact_set
 
     floor_node, box_node = object(), object()
     floor = SimpleNamespace(ode_body=None, node=floor_node)
     box = SimpleNamespace(ode_body=object(), node=box_node)
     f1 = np.array([[0.0, 0.0, 5.0], [0.0, 0.0, 5.0]])  # on the first body: the box
-    sim = SimpleNamespace(
-        contact_arrays=lambda: (np.zeros((2, 3)), np.tile([0.0, 0.0, 1.0], (2, 1)),
-                                np.zeros(2), f1.copy(), [box, floor], [floor, box]),
-        plugin_contacts=[])
-    contacts = _contact_set(sim, SimpleNamespace(node_of_record=lambda r: r.node))
+    default = (np.zeros((2, 3)), np.tile([0.0, 0.0, 1.0], (2, 1)), np.zeros(2), f1.copy(),
+               [box, floor], [floor, box])
+    contacts = contact_set(default, [])
     assert contact_force_on(box_node, contacts) == pytest.approx(10.0)
     assert contact_force_on(floor_node, contacts) == pytest.approx(10.0)
     assert contacts.force[1] == pytest.approx([0.0, 0.0, -5.0])  # on the floor: down

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import dataclasses
 
 import numpy as np
 import pytest
@@ -10,6 +10,7 @@ from OpenGL import GL
 
 from app.viewport.overlays import CONTACT_COLOR, FORCE_COLOR
 from app.viewport.renderer import BOUND_COLOR, COLLIDING_COLOR
+from engine.sim.frame import ContactInfo
 from tests.app.test_viewport_helpers import (
     around,
     at,
@@ -72,17 +73,17 @@ def test_frame_pose_arrays_move_the_box_like_the_pose_mapping(view):
     by_mapping = frame({box: pose((0, -1.0, 0.2), R)})
     other = object()  # a Solid the scene does not show is ignored
     nodes = (other, box)
-    by_arrays = SimpleNamespace(**vars(frame()), pose_nodes=nodes,
-                                pose_t=np.array([[9.0, 9.0, 9.0], [0, -1.0, 0.2]]),
-                                pose_R=np.stack([np.eye(3), R]))
+    by_arrays = dataclasses.replace(frame(), pose_nodes=nodes,
+                                    pose_t=np.array([[9.0, 9.0, 9.0], [0, -1.0, 0.2]]),
+                                    pose_R=np.stack([np.eye(3), R]))
     view.set_frame(by_mapping)
     expected = grab(view)
     view.set_frame(by_arrays)
     px = grab(view)
     assert np.array_equal(px, expected)
     assert is_red(at(px, view.world_to_pixel((0, -1.0, 0.2))))
-    moved = SimpleNamespace(**vars(by_arrays))  # same node tuple: the cached rows are reused
-    moved.pose_t = np.array([[9.0, 9.0, 9.0], [0, 1.0, 0]])
+    # same node tuple: the cached rows are reused
+    moved = dataclasses.replace(by_arrays, pose_t=np.array([[9.0, 9.0, 9.0], [0, 1.0, 0]]))
     view.set_frame(moved)
     px = grab(view)
     assert is_red(at(px, view.world_to_pixel((0, 1.0, 0))))
@@ -230,8 +231,8 @@ def test_hidden_bounding_objects_catch_up_with_frames_when_shown(view):
 
 
 def test_contact_point_normal_and_force_drawn(view):
-    c = SimpleNamespace(pos=np.array([0, 1.2, 0]), normal=np.array([0, 0, 1.0]), depth=0.01,
-                        force=np.array([0, 0, 20.0]))
+    c = ContactInfo(pos=np.array([0, 1.2, 0]), normal=np.array([0, 0, 1.0]), depth=0.01,
+                    force=np.array([0, 0, 20.0]), solid1=None, solid2=None)
     view.set_frame(frame(contacts=(c,)))
     rgb_contact = tuple(int(v * 255) for v in CONTACT_COLOR[:3])
     rgb_force = tuple(int(v * 255) for v in FORCE_COLOR[:3])

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 from PySide6.QtGui import QImage
 
+from engine.sim.frame import ContactInfo, ContactSet, Frame
 from engine.world import parse_world
 
 # Camera at (-4, 0, 3) looking at the origin (pitch down atan(3/4)); screen right is -Y.
@@ -34,11 +36,11 @@ def world(*solids: str) -> Any:
     return parse_world(HEADER + "".join(solids))
 
 
-def frame(poses: dict | None = None, contacts: tuple = (), colliding: frozenset = frozenset(),
-          time_ms: float = 0.0) -> SimpleNamespace:
-    """A duck-typed frame like app/frame.py's."""
-    return SimpleNamespace(poses=poses or {}, contacts=contacts, colliding=colliding,
-                           time_ms=time_ms)
+def frame(poses: dict | None = None, contacts: Sequence[ContactInfo] = (),
+          colliding: frozenset = frozenset(), time_ms: float = 0.0) -> Frame:
+    """A simulation `Frame` with these poses (no pose arrays), contacts and colliding Solids."""
+    return Frame(time_ms=time_ms, poses=MappingProxyType(dict(poses or {})),
+                 contacts=ContactSet.of(list(contacts)), colliding=colliding)
 
 
 def pose(pos: tuple, R: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

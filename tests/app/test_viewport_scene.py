@@ -11,7 +11,7 @@ from app.viewport import meshes
 from app.viewport.camera import OrbitCamera
 from app.viewport.overlays import Trails, contact_lines, grid_lines
 from app.viewport.scene import build_scene
-from app.viewport.transforms import axis_angle_matrix
+from engine.sim.poses import axis_angle_to_matrix
 from engine.world import parse_world
 
 ALL_GEOMETRY = """#VRML_SIM R2025a utf8
@@ -115,7 +115,7 @@ def test_camera_from_viewpoint_projects_target_to_centre():
     assert cam.project((0, 0, 1))[1] < 150
     # horizontal field of view: the Viewpoint's 1 rad spans the width (level camera)
     cam.eye = np.array([-4.0, 0, 0])
-    edge = cam.project(cam.eye + axis_angle_matrix((0, 0, 1, -0.5)) @ (cam.target - cam.eye))
+    edge = cam.project(cam.eye + axis_angle_to_matrix((0, 0, 1, -0.5)) @ (cam.target - cam.eye))
     assert edge[0] == pytest.approx(400, abs=1)
 
 

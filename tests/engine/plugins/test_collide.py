@@ -65,7 +65,7 @@ def test_a_faulted_collide_leaves_the_batched_pass(tmp_path) -> None:
     sim, host = make_host(tmp_path, VERDICT.format(verdict="'bad'"))
     host.step()  # the verdict is not 0, 1 or 2: the plugin is disabled
     assert not host.running and sim.paused
-    sim.paused = False  # carry on without the plugin, as Run does after a fault
+    sim.resume()  # carry on without the plugin, as Run does after a fault
     assert host.step()
     assert sim.collide_hook is None and sim.contacts
 

@@ -102,7 +102,7 @@ def test_destroying_the_simulation_objects_is_a_fault_and_the_world_is_rebuilt(
     assert "webots_physics_step()" in sim.pause_message and what in sim.pause_message
     assert any("physics plugin 'p' failed in webots_physics_step()" in t for t in errors(sim))
     time_ms = sim.time_ms
-    sim.paused = False  # carry on without the plugin: the rebuilt world steps
+    sim.resume()  # carry on without the plugin: the rebuilt world steps
     assert host.step() is True and sim.time_ms == time_ms + 10
 
 

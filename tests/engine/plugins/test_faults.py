@@ -71,7 +71,7 @@ def test_an_exception_is_reported_disables_the_plugin_and_pauses(tmp_path, callb
     box = sim.body_from_def("BOX")
     assert np.isfinite(ode.dBodyGetPosition(box)).all()
     events = list(host.plugin.module.EVENTS)
-    sim.paused = False
+    sim.resume()
     t = sim.time_ms
     for _ in range(5):
         assert host.step()

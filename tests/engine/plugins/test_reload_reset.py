@@ -144,6 +144,6 @@ def test_tracebacks_after_a_reload_quote_the_new_source(tmp_path) -> None:
     assert "x = undefined_v1" in host.errors[-1].text
     _source(tmp_path).write_text(version("x = undefined_name_in_version_2"))
     assert host.reload_plugin()
-    sim.paused = False
+    sim.resume()
     host.step()
     assert "x = undefined_name_in_version_2" in host.errors[-1].text
