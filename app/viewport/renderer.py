@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from OpenGL import GL
@@ -35,7 +35,7 @@ from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgra
 from app.viewport.overlay_drawers import (
     BOUND_COLOR,
     COLLIDING_COLOR,
-    BoundingObjectDrawer,
+    OverlayDrawer,
     PaintContext,
     PluginDrawer,
     Stage,
@@ -47,6 +47,8 @@ from app.viewport.scene import Light, RenderScene, build_scene
 log = logging.getLogger(__name__)
 
 __all__ = ["BOUND_COLOR", "COLLIDING_COLOR", "HEADLIGHT", "ViewportRenderer"]
+
+OverlayDrawerT = TypeVar("OverlayDrawerT", bound=OverlayDrawer)
 
 HEADLIGHT = Light(np.array([0.0, 0.0, -1.0]), np.array([0.8, 0.8, 0.8]), 0.35)
 
@@ -122,14 +124,10 @@ class ViewportRenderer:
     @property
     def plugin_errors(self) -> list[BaseException]:
         """Exceptions raised by the plugin's draw passes."""
-        return self._drawer(PluginDrawer).errors
+        return self.overlay_drawer(PluginDrawer).errors
 
-    @property
-    def _bounds(self) -> MeshDrawer:
-        """The boundingObject wireframes' instanced meshes."""
-        return self._drawer(BoundingObjectDrawer).meshes
-
-    def _drawer(self, cls: type) -> Any:
+    def overlay_drawer(self, cls: type[OverlayDrawerT]) -> OverlayDrawerT:
+        """This renderer's drawer of registered overlay drawer class ``cls``."""
         return next(d for d in self._overlay_drawers if type(d) is cls)
 
     # ----- public API ---------------------------------------------------------------------
