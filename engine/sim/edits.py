@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from engine import ode
-from engine.ode.kernels.detlinalg import dot
+from engine.sim.geometry import place_geom
 from engine.sim.geometry_kinds import kind_of
 from engine.sim.joints import AxisParams, JointRecord, configure_axis
 from engine.sim.mass import solid_mass, transformed
@@ -196,19 +196,10 @@ def _move_solid(sim, node) -> bool:
     for r in [rec, *moved]:
         r.frame = new.compose(old_inv.compose(r.frame)) if r is not rec else new
         for leaf in r.geoms.leaves:
-            _place_static(leaf.geom, r.frame.compose(leaf.frame))
+            place_geom(leaf, r.frame.compose(leaf.frame))
     for g in _touching_bodies(sim):
         ode.dBodyEnable(g)
     return True
-
-
-def _place_static(geom, frame: Frame) -> None:
-    if ode.dGeomGetClass(geom) == ode.dPlaneClass:
-        n = frame.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame.t))
-        return
-    ode.dGeomSetPosition(geom, *frame.t)
-    ode.dGeomSetRotation(geom, frame.R)
 
 
 def _touching_bodies(sim) -> list:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import ode
-from engine.ode.kernels.detlinalg import dot
 from engine.sim.errors import BuildError, located
 from engine.sim.geometry_kinds import MAX_SIZE, MIN_SIZE, kind_of
 from engine.sim.poses import Frame
@@ -135,12 +134,15 @@ def primitive_mass(prim: Primitive, density: float) -> ode.dMass | None:
     return m
 
 
-def place_geom(geom, frame_world: Frame, body, body_frame: Frame | None) -> None:
-    """Put ``geom`` at world frame ``frame_world``: as an offset from ``body``
-    (whose world frame is ``body_frame``) or directly when static."""
-    if ode.dGeomGetClass(geom) == ode.dPlaneClass:
-        n = frame_world.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame_world.t))
+def place_geom(prim: Primitive, frame_world: Frame, body=None,
+               body_frame: Frame | None = None) -> None:
+    """Put the geom of leaf ``prim`` at world frame ``frame_world``: as an offset
+    from ``body`` (whose world frame is ``body_frame``) or directly when static
+    (``body`` None); a geom its kind places (a plane) is placed by the kind."""
+    geom = prim.geom
+    kind = kind_of(prim.node.type_name)
+    if kind is not None and kind.place is not None:
+        kind.place(geom, frame_world)
         return
     if body is None:
         ode.dGeomSetPosition(geom, *frame_world.t)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.sim import geometry_kinds
+from engine.sim import BuildError, geometry_kinds
 from engine.sim.edits import LIVE, REBUILD, apply_edit
 from engine.sim.geometry_kinds import GeomBuild, GeometryKind, kind_names, kind_of
 from engine.sim.geometry_kinds.registry import register, registered, unregister
@@ -46,7 +46,7 @@ def test_non_geometry_types_have_no_kind() -> None:
         assert kind_of(name) is None
 
 
-def test_a_name_registers_once_and_live_fields_come_with_their_edit() -> None:
+def test_a_name_registers_once_and_optional_rules_come_in_pairs() -> None:
     with pytest.raises(ValueError, match="already registered"):
         register(kind_of("Box"))
     with pytest.raises(ValueError, match="live_fields and apply_live"):
@@ -54,6 +54,11 @@ def test_a_name_registers_once_and_live_fields_come_with_their_edit() -> None:
     with pytest.raises(ValueError, match="live_fields and apply_live"):
         GeometryKind("Disc", kind_of("Box").build, kind_of("Box").mass,
                      apply_live=kind_of("Box").apply_live)
+    with pytest.raises(ValueError, match="place and static_reason"):
+        GeometryKind("Disc", kind_of("Box").build, kind_of("Box").mass,
+                     place=kind_of("Plane").place)
+    with pytest.raises(ValueError, match="place and static_reason"):
+        GeometryKind("Disc", kind_of("Box").build, kind_of("Box").mass, static_reason="why")
 
 
 def test_registered_adds_a_kind_for_the_block_only() -> None:
@@ -111,3 +116,10 @@ def test_a_field_outside_the_kinds_live_fields_rebuilds() -> None:
     sim = make_sim("DEF S Solid { boundingObject DEF P Plane { size 1 1 } }")
     result = apply_edit(sim, sim.world.find_by_def("P"), "size", (2.0, 2.0))
     assert result.kind == REBUILD
+
+
+def test_a_kind_that_places_its_geom_is_static_only() -> None:
+    assert [n for n in kind_names() if kind_of(n).place is not None] == ["Plane"]
+    with pytest.raises(BuildError, match=r"a Plane boundingObject needs a Solid without "
+                                         r"Physics \(planes are static in ODE\)"):
+        make_sim("DEF S Solid { boundingObject Plane { } physics Physics { } }")
