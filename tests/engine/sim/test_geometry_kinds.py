@@ -68,6 +68,11 @@ def test_registered_adds_a_kind_for_the_block_only() -> None:
     assert kind_of("Disc") is None and "Disc" not in kind_names()
 
 
+def _def(sim, name: str):
+    """The node with DEF ``name`` anywhere in the world."""
+    return next(n for n in sim.world.iter_nodes() if n.def_name == name and not n.is_use)
+
+
 def _cube_of_sphere_size(node, space, label, base_dir) -> GeomBuild:
     side = 2.0 * node.get("radius")
     return GeomBuild(ode.dCreateBox(space, side, side, side))
@@ -106,7 +111,7 @@ def test_build_mass_and_live_edit_follow_the_registered_kind(spheres_as_cubes) -
     assert ode.dGeomGetClass(g) == ode.dBoxClass
     assert np.allclose(ode.dGeomBoxGetLengths(g), [1.0, 1.0, 1.0])
     assert ode.dBodyGetMass(sim.body_from_def("S")).mass == pytest.approx(1000.0)
-    result = apply_edit(sim, sim.world.find_by_def("G"), "radius", 1.0)
+    result = apply_edit(sim, _def(sim, "G"), "radius", 1.0)
     assert result.kind == LIVE
     assert np.allclose(ode.dGeomBoxGetLengths(g), [2.0, 2.0, 2.0])
     assert ode.dBodyGetMass(sim.body_from_def("S")).mass == pytest.approx(8000.0)
@@ -114,7 +119,7 @@ def test_build_mass_and_live_edit_follow_the_registered_kind(spheres_as_cubes) -
 
 def test_a_field_outside_the_kinds_live_fields_rebuilds() -> None:
     sim = make_sim("DEF S Solid { boundingObject DEF P Plane { size 1 1 } }")
-    result = apply_edit(sim, sim.world.find_by_def("P"), "size", (2.0, 2.0))
+    result = apply_edit(sim, _def(sim, "P"), "size", (2.0, 2.0))
     assert result.kind == REBUILD
 
 
