@@ -18,6 +18,7 @@ from app.viewport.overlay_drawers import (
     Stage,
     TrailDrawer,
     drawer_classes,
+    register_overlay,
 )
 from engine.sim.geometry_kinds import kind_names
 from engine.world import schema_nodes
@@ -121,3 +122,28 @@ def test_the_renderer_runs_a_drawer_registered_for_a_stage(qtbot, gl_available,
         assert calls[-2:] == [(Stage.UNDER_SHAPES, True), (Stage.LAST, True)]
     finally:
         view.close()
+
+
+def test_a_drawer_class_without_a_stage_is_refused() -> None:
+    class Nowhere(OverlayDrawer):
+        def draw(self, ctx, stage) -> None:
+            pass
+
+    with pytest.raises(ValueError, match="declares no stage"):
+        register_overlay(Nowhere)
+    assert Nowhere not in drawer_classes()
+
+
+def test_the_renderers_switches_are_the_overlay_state() -> None:
+    from app.viewport.renderer import ViewportRenderer
+
+    repaints: list[int] = []
+    r = ViewportRenderer(changed=lambda: repaints.append(1))
+    contacts = r.overlay_drawer(ContactDrawer)
+    contacts.stale = False
+    r.show_contacts = True
+    assert r.overlays.is_on(ov.CONTACTS) and contacts.stale and repaints == [1]
+    r.overlays.set_on(ov.GRID, False)
+    assert not r.show_grid and repaints == [1, 1]
+    r.set_trail_solids(["a"])
+    assert list(r.trails.paths) == ["a"] and r.trails is r.overlays.trails
