@@ -2,12 +2,16 @@
 
 - widget.py: the widget the main window lays out (a window container; the public API);
 - gl_window.py: the QOpenGLWindow it embeds (painting, mouse, picking, grabs);
-- renderer.py: what is drawn (paint order, frames, overlays, plugin passes);
+- renderer.py: what is drawn (paint order, frames; runs the overlay drawers);
 - camera.py: orbit camera from a Webots Viewpoint; transforms.py: 4x4 maths;
 - scene.py: render scene built from an engine.world World; meshes.py: geometry meshes;
+- geometry_meshes.py: the drawer (mesh and scale) registered per geometry kind;
 - mesh_drawer.py: instanced shapes/boundingObjects; line_drawer.py: line batches;
 - lod.py: screen-size levels of detail of curved meshes; culling.py: frustum culling;
-- overlays.py: grid, contacts/forces, trails; plugin_pass.py: plugin draw passes.
+- overlay_state.py: overlay switches and data (Qt-free, observed by the drawers);
+- overlay_drawers.py: the registered overlay drawers (plugin passes, grid,
+  boundingObjects, contacts/forces, trails); overlays.py: their line geometry
+  and `Trails`; plugin_pass.py: running a plugin draw pass.
 
 Importing the package first configures PyOpenGL (`app.gl_binding`).
 """

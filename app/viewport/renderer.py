@@ -1,13 +1,17 @@
 """`ViewportRenderer`: what the 3D view draws, independent of the Qt surface it draws on.
 
-It holds the camera, the render scene, the newest frame, the overlay switches
+It holds the camera, the render scene, the newest frame, the overlay state
+(`OverlayState`, app/viewport/overlay_state.py: switches and overlay data)
 and the drawers, and paints into whatever framebuffer is bound when `paint`
 is called with a current GL context (the viewport's window, or an offscreen
 framebuffer for picking and grabs; see app/viewport/gl_window.py).
 
-Paint order: clear to the Background sky colour; plugin pass 0; ground grid;
-Shapes (opaque, then transparent); boundingObjects (wireframe, highlighted
-while in ``frame.colliding``); contacts and forces; trails; plugin pass 1.
+Paint order: clear to the Background sky colour; the overlay drawers of stage
+FIRST (plugin pass 0) and UNDER_SHAPES (ground grid); Shapes (opaque, then
+transparent); the drawers of stage OVER_SHAPES (boundingObjects, wireframe,
+highlighted while in ``frame.colliding``; contacts and forces; trails) and
+LAST (plugin pass 1). The drawers are the registered ones of
+app/viewport/overlay_drawers.py, in their registration order.
 Frames are `engine.sim.frame.Frame`s: the Solids' world poses (``pose_nodes``
 with ``pose_t``/``pose_R`` when the simulation built them, else the ``poses``
 mapping Solid Node -> (pos (3,), R (3, 3))), ``contacts`` (a `ContactSet`),
@@ -19,24 +23,35 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from OpenGL import GL
 
 from app.gl_binding import gl_error_checks
+from app.viewport import overlay_state as ov
 from app.viewport.camera import OrbitCamera
-from app.viewport.line_drawer import LineBatch, LineDrawer
+from app.viewport.line_drawer import LineDrawer
 from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
-from app.viewport.overlays import Trails, contact_lines, grid_lines
-from app.viewport.plugin_pass import run_plugin_pass
+from app.viewport.overlay_drawers import (
+    BOUND_COLOR,
+    COLLIDING_COLOR,
+    OverlayDrawer,
+    PaintContext,
+    PluginDrawer,
+    Stage,
+    drawer_classes,
+)
+from app.viewport.overlays import Trails
 from app.viewport.scene import Light, RenderScene, build_scene
-from engine.sim.frame import NO_CONTACTS, Frame
+from engine.sim.frame import Frame
 
 log = logging.getLogger(__name__)
 
-BOUND_COLOR = (0.1, 0.9, 1.0, 1.0)
-COLLIDING_COLOR = (1.0, 0.0, 1.0, 1.0)
+__all__ = ["BOUND_COLOR", "COLLIDING_COLOR", "HEADLIGHT", "ViewportRenderer"]
+
+OverlayDrawerT = TypeVar("OverlayDrawerT", bound=OverlayDrawer)
+
 HEADLIGHT = Light(np.array([0.0, 0.0, -1.0]), np.array([0.8, 0.8, 0.8]), 0.35)
 
 
@@ -52,14 +67,13 @@ def _depth_groups(parent: np.ndarray) -> list[np.ndarray]:
     return [np.flatnonzero(depth == d) for d in range(1, int(depth.max(initial=0)) + 1)]
 
 
-def _flag(name: str, doc: str) -> property:
+def _flag(switch: str, doc: str) -> property:
+    """A bool property reading and setting overlay ``switch`` of ``self.overlays``."""
     def get(self: ViewportRenderer) -> bool:
-        return getattr(self, "_" + name)
+        return self.overlays.is_on(switch)
 
     def set_(self: ViewportRenderer, value: bool) -> None:
-        setattr(self, "_" + name, bool(value))
-        self._overlays_dirty = True
-        self._changed()
+        self.overlays.set_on(switch, value)
 
     return property(get, set_, doc=doc)
 
@@ -72,11 +86,11 @@ class ViewportRenderer:
     current context; `resize` takes the framebuffer size in device pixels.
     """
 
-    show_bounding_objects = _flag("show_bounding_objects", "Draw boundingObjects as wireframes.")
-    show_contacts = _flag("show_contacts", "Draw contact points and normals.")
-    show_forces = _flag("show_forces", "Draw contact force arrows.")
-    show_trails = _flag("show_trails", "Draw the trails of `set_trail_solids` Solids.")
-    show_grid = _flag("show_grid", "Draw the ground grid.")
+    show_bounding_objects = _flag(ov.BOUNDING_OBJECTS, "Draw boundingObjects as wireframes.")
+    show_contacts = _flag(ov.CONTACTS, "Draw contact points and normals.")
+    show_forces = _flag(ov.FORCES, "Draw contact force arrows.")
+    show_trails = _flag(ov.TRAILS, "Draw the trails of `set_trail_solids` Solids.")
+    show_grid = _flag(ov.GRID, "Draw the ground grid.")
 
     def __init__(self, changed: Callable[[], None] = lambda: None) -> None:
         self._changed = changed
@@ -85,24 +99,14 @@ class ViewportRenderer:
         self.frame: Frame | None = None
         self.gl_errors: list[int] = []
         self.paint_errors: list[BaseException] = []
-        self.plugin_errors: list[BaseException] = []
-        self._show_bounding_objects = False
-        self._show_contacts = False
-        self._show_forces = False
-        self._show_trails = False
-        self._show_grid = True
-        self._plugin_draw: Callable[[int], object] | None = None
+        self.overlays = ov.OverlayState()
+        self._overlay_drawers = [cls(self.overlays) for cls in drawer_classes()]
+        self.overlays.observe(lambda event: self._changed())
         self._paint_guard: Callable[[], contextlib.AbstractContextManager] = (
             contextlib.nullcontext)
         self._program = MeshProgram()
         self._lines = LineDrawer()
         self._shapes = MeshDrawer()
-        self._bounds = MeshDrawer(edges=True)
-        self._grid = LineBatch()
-        self._grid.set(*grid_lines())
-        self._overlay = LineBatch()
-        self._trail_batch = LineBatch()
-        self.trails = Trails()
         self._static_world = np.eye(4)[None]
         self._solid_index: dict[Any, int] = {}
         self._pose_nodes: tuple | None = None  # frame.pose_nodes the row map below is for
@@ -111,10 +115,22 @@ class ViewportRenderer:
         self._solid_local = np.zeros((0, 4, 4))
         self._depth_groups: list[np.ndarray] = []
         self._frame_dirty = True
-        self._overlays_dirty = True
-        self._bounds_stale = True
         self._world = np.eye(4)[None]  # (S + 1, 4, 4) Solid world transforms of the frame
         self.initialized = False
+
+    @property
+    def trails(self) -> Trails:
+        """The recorded `Trails` (held by the overlay state)."""
+        return self.overlays.trails
+
+    @property
+    def plugin_errors(self) -> list[BaseException]:
+        """Exceptions raised by the plugin's draw passes."""
+        return self.overlay_drawer(PluginDrawer).errors
+
+    def overlay_drawer(self, cls: type[OverlayDrawerT]) -> OverlayDrawerT:
+        """This renderer's drawer of registered overlay drawer class ``cls``."""
+        return next(d for d in self._overlay_drawers if type(d) is cls)
 
     # ----- public API ---------------------------------------------------------------------
     def set_world(self, world: Any, keep_camera: bool = False) -> None:
@@ -133,10 +149,11 @@ class ViewportRenderer:
         if not keep_camera:
             self.camera.set_from_viewpoint(sc.viewpoint)
             self.frame = None
-            self.trails.set_solids([])
+            self.overlays.set_trail_solids([])
+            self.overlays.set_frame(None)
         else:
             present = set(sc.solids)
-            self.trails.set_solids([n for n in self.trails.paths if n in present])
+            self.overlays.set_trail_solids([n for n in self.trails.paths if n in present])
         self._static_world = sc.static_solid_world()
         self._solid_index = {node: i for i, node in enumerate(sc.solids)}
         self._pose_nodes = None  # the frame-row map is per scene
@@ -145,24 +162,20 @@ class ViewportRenderer:
         self._depth_groups = _depth_groups(self._parent)
         picks = [it.solid + 1 if it.solid >= 0 else 0 for it in sc.shapes]
         self._shapes.set_items(sc.shapes, sc.meshes, picks)
-        self._bounds.set_items(sc.bounds, sc.meshes, [0] * len(sc.bounds))
-        self._frame_dirty = self._overlays_dirty = True
+        for drawer in self._overlay_drawers:
+            drawer.set_scene(sc, self._solid_index)
+        self._frame_dirty = True
         self._changed()
 
     def set_frame(self, frame: Frame) -> None:
         """Show a simulation frame (see module docstring); records trail points."""
         self.frame = frame
-        if self.trails.paths:
-            poses = frame.poses
-            self.trails.record({n: np.asarray(poses[n][0]) for n in self.trails.paths
-                                if n in poses}, frame.time_ms)
-        self._frame_dirty = self._overlays_dirty = True
-        self._changed()
+        self._frame_dirty = True
+        self.overlays.set_frame(frame)
 
     def set_plugin_draw(self, fn: Callable[[int], object] | None) -> None:
         """``fn(pass_)`` runs with pass 0 before and 1 after the regular rendering (or None)."""
-        self._plugin_draw = fn
-        self._changed()
+        self.overlays.set_plugin_draw(fn)
 
     def set_paint_guard(self, guard: Callable[[], contextlib.AbstractContextManager] | None
                         ) -> None:
@@ -172,15 +185,11 @@ class ViewportRenderer:
 
     def set_trail_solids(self, nodes: Sequence[Any]) -> None:
         """Record and draw the trajectories of these Solid Nodes."""
-        self.trails.set_solids(list(nodes))
-        self._overlays_dirty = True
-        self._changed()
+        self.overlays.set_trail_solids(nodes)
 
     def clear_trails(self) -> None:
         """Forget the recorded trail points (the tracked Solids stay tracked)."""
-        self.trails.clear()
-        self._overlays_dirty = True
-        self._changed()
+        self.overlays.clear_trails()
 
     def world_to_pixel(self, point: Sequence[float], dpr: float = 1.0) -> tuple[float, float]:
         """Logical pixel (x right, y down) of a world point (3,) [m] for the current camera
@@ -244,39 +253,29 @@ class ViewportRenderer:
         GL.glDepthFunc(GL.GL_LEQUAL)
         view, proj = cam.view_matrix(), cam.projection_matrix()
         vp = proj @ view
-        self._run_plugin(0, proj, view)
         self._update_instances()
-        self._update_overlays()
-        if self._show_grid:
-            self._lines.draw(self._grid, vp)
         lights = self.scene.lights or [self._headlight()]
+        ctx = PaintContext(proj, view, vp, cam.eye, lights, cam.height, self._program,
+                           self._lines, self._world, self._collect_gl_errors)
+        self._draw_overlays(ctx, Stage.FIRST)
+        self._draw_overlays(ctx, Stage.UNDER_SHAPES)
         GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)  # lines on surfaces win the depth test
         GL.glPolygonOffset(1.0, 1.0)
         self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
         GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
-        if self._show_bounding_objects:
-            GL.glLineWidth(2.0)
-            self._bounds.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
-            GL.glLineWidth(1.0)
-        if self._show_contacts or self._show_forces:
-            self._lines.draw(self._overlay, vp, width=2.0, depth_test=False)
-        if self._show_trails:
-            self._lines.draw(self._trail_batch, vp, width=2.0)
+        self._draw_overlays(ctx, Stage.OVER_SHAPES)
         GL.glUseProgram(0)
-        self._run_plugin(1, proj, view)
+        self._draw_overlays(ctx, Stage.LAST)
 
     def _headlight(self) -> Light:
         d = self.camera.target - self.camera.eye
         return Light(d / max(np.linalg.norm(d), 1e-9), HEADLIGHT.color, HEADLIGHT.ambient)
 
-    def _run_plugin(self, pass_: int, proj: np.ndarray, view: np.ndarray) -> None:
-        if self._plugin_draw is None:
-            return
-        self._collect_gl_errors()  # the plugin's checked calls must not see ours
-        with gl_error_checks(True):
-            err = run_plugin_pass(self._plugin_draw, pass_, proj, view)
-        if err is not None:
-            self.plugin_errors.append(err)
+    def _draw_overlays(self, ctx: PaintContext, stage: Stage) -> None:
+        """Run the overlay drawers registered for ``stage``, in registration order."""
+        for drawer in self._overlay_drawers:
+            if stage in drawer.stages:
+                drawer.draw(ctx, stage)
 
     def _solid_world(self) -> np.ndarray:
         """(S + 1, 4, 4) world transforms of the Solids for the current frame.
@@ -331,26 +330,9 @@ class ViewportRenderer:
                 np.array([p[1] for _, p in posed], dtype=float).reshape(-1, 3, 3))
 
     def _update_instances(self) -> None:
-        """Instance rows for the current frame: the Shapes', and the boundingObjects'
-        only while they are shown (they catch up when shown again)."""
+        """The Solids' world transforms and the Shapes' instance rows for the current
+        frame (the overlay drawers follow the frame themselves)."""
         if self._frame_dirty:
             self._world = self._solid_world()
             self._shapes.update(self._world)
-            self._bounds_stale = True
             self._frame_dirty = False
-        if self._bounds_stale and self._show_bounding_objects:
-            colors = np.tile(np.asarray(BOUND_COLOR, np.float32),
-                             (len(self.scene.solids) + 1, 1))
-            colliding = self.frame.colliding if self.frame is not None else frozenset()
-            hit = [i for i in (self._solid_index.get(n) for n in colliding) if i is not None]
-            colors[hit] = COLLIDING_COLOR
-            self._bounds.update(self._world, colors)
-            self._bounds_stale = False
-
-    def _update_overlays(self) -> None:
-        if not self._overlays_dirty:
-            return
-        contacts = self.frame.contacts if self.frame is not None else NO_CONTACTS
-        self._overlay.set(*contact_lines(contacts, self._show_contacts, self._show_forces))
-        self._trail_batch.set(*self.trails.lines())
-        self._overlays_dirty = False

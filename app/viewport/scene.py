@@ -16,11 +16,14 @@ from typing import Any
 import numpy as np
 
 from app.viewport import meshes
+from app.viewport.geometry_meshes import MeshKey, mesh_for
 from app.viewport.transforms import pose_matrix
 from engine.sim.poses import axis_angle_to_matrix
 from engine.world.depth import deep_recursion
 
-MeshKey = tuple[Any, ...]
+__all__ = ["DEFAULT_COLOR", "Light", "MeshKey", "RenderScene", "SceneBuilder", "SceneItem",
+           "appearance_color", "build_scene", "node_transform"]
+
 DEFAULT_COLOR = (1.0, 1.0, 1.0, 1.0)
 
 
@@ -166,69 +169,15 @@ class SceneBuilder:
         else:
             self._geometry(n, M, DEFAULT_COLOR, solid, self.scene.bounds)
 
-    # ----- geometry -> mesh kind + local scale ------------------------------------------
+    # ----- geometry -> mesh key + local scale (app/viewport/geometry_meshes.py) ---------
     def _geometry(self, g: Any, M: np.ndarray, color: tuple, solid: int,
                   out: list[SceneItem]) -> None:
-        made = self._mesh_for(g)
+        made = mesh_for(g, self.scene.meshes, self._base_dir)
         if made is None:
+            self.scene.warnings.append(f"{g.label()}: nothing to draw")
             return
         key, scale = made
         out.append(SceneItem(key, M @ pose_matrix((0, 0, 0), None, scale), color, solid))
-
-    def _mesh_for(self, g: Any) -> tuple[MeshKey, tuple[float, float, float]] | None:
-        t, ms = g.type_name, self.scene.meshes
-        if t == "Box":
-            if ("box",) not in ms:
-                ms[("box",)] = meshes.unit_box()
-            return ("box",), tuple(g.get("size"))
-        if t == "Sphere":
-            if ("sphere",) not in ms:
-                ms[("sphere",)] = meshes.unit_sphere()
-            r = g.get("radius")
-            return ("sphere",), (r, r, r)
-        if t == "Cylinder":
-            if ("cylinder",) not in ms:
-                ms[("cylinder",)] = meshes.unit_cylinder()
-            r = g.get("radius")
-            return ("cylinder",), (r, r, g.get("height"))
-        if t == "Plane":
-            if ("plane",) not in ms:
-                ms[("plane",)] = meshes.unit_plane()
-            sx, sy = g.get("size")
-            return ("plane",), (sx, sy, 1.0)
-        key: MeshKey
-        if t == "Capsule":
-            key = ("capsule", g.get("radius"), g.get("height"))
-            if key not in ms:
-                ms[key] = meshes.capsule(g.get("radius"), g.get("height"))
-            return key, (1.0, 1.0, 1.0)
-        key = (t, id(g))
-        if key not in ms:
-            mesh = self._custom_mesh(g)
-            if mesh is None:
-                self.scene.warnings.append(f"{g.label()}: nothing to draw")
-                return None
-            ms[key] = mesh
-        return key, (1.0, 1.0, 1.0)
-
-    def _custom_mesh(self, g: Any) -> meshes.MeshData | None:
-        t = g.type_name
-        if t == "IndexedFaceSet":
-            coord = g.get("coord")
-            if coord is None:
-                return None
-            return meshes.indexed_face_set(_node(coord).get("point"), g.get("coordIndex"),
-                                           g.get("ccw"))
-        if t == "ElevationGrid":
-            return meshes.elevation_grid(g.get("height"), g.get("xDimension"),
-                                         g.get("yDimension"), g.get("xSpacing"),
-                                         g.get("ySpacing"))
-        if t == "Mesh":
-            for url in g.get("url"):
-                mesh = meshes.load_obj(os.path.join(self._base_dir, url))
-                if mesh is not None:
-                    return mesh
-        return None
 
     # ----- background and lights ---------------------------------------------------------
     def _environment(self) -> None:

@@ -27,6 +27,7 @@ from engine.sim.geometry import (
     create_geoms,
     place_geom,
 )
+from engine.sim.geometry_kinds import kind_of
 from engine.sim.joints import JointRecord, create_joint
 from engine.sim.mass import solid_mass, transformed
 from engine.sim.poses import Frame
@@ -181,11 +182,12 @@ def _place_geoms(rec: SolidRecord) -> None:
     if rec.owner is not None:
         rec.body_offset = rec.owner.body_frame.inverse().compose(rec.frame)
     for leaf in rec.geoms.leaves:
-        place_geom(leaf.geom, rec.frame.compose(leaf.frame), rec.ode_body,
+        place_geom(leaf, rec.frame.compose(leaf.frame), rec.ode_body,
                    rec.owner.body_frame if rec.owner else None)
-        if ode.dGeomGetClass(leaf.geom) == ode.dPlaneClass and rec.owner is not None:
-            raise BuildError(f"{rec.label}: a Plane boundingObject needs a Solid without "
-                             "Physics (planes are static in ODE)", leaf.node)
+        reason = kind_of(leaf.node.type_name).static_reason
+        if reason is not None and rec.owner is not None:
+            raise BuildError(f"{rec.label}: a {leaf.node.type_name} boundingObject needs a "
+                             f"Solid without Physics ({reason})", leaf.node)
 
 
 class _Visit(NamedTuple):

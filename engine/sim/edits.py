@@ -9,9 +9,10 @@ Solid ``translation`` / ``rotation``        the body (or the static geoms) moves
 Physics ``mass``/``density``/               the body's dMass is recomputed
 ``centerOfMass``/``inertiaMatrix``
 Physics/Damping ``damping`` values          the body's damping
-Box ``size``, Sphere ``radius``,            the geom's parameters, and the body
-Capsule/Cylinder ``height``/``radius``      mass when it comes from a density
-(in a boundingObject)
+a geometry kind's ``live_fields`` (Box      the geom's parameters, and the body
+``size``, Sphere ``radius``, Capsule/       mass when it comes from a density
+Cylinder ``height``/``radius``) in a        (the kind's ``apply_live``; see
+boundingObject                              engine/sim/geometry_kinds/)
 WorldInfo ``gravity``/``ERP``/``CFM``/      the ODE world's parameters
 ``basicTimeStep``/``stepper``/
 ``physicsDisable*``
@@ -37,7 +38,8 @@ from typing import Any
 import numpy as np
 
 from engine import ode
-from engine.ode.kernels.detlinalg import dot
+from engine.sim.geometry import place_geom
+from engine.sim.geometry_kinds import kind_of
 from engine.sim.joints import AxisParams, JointRecord, configure_axis
 from engine.sim.mass import solid_mass, transformed
 from engine.sim.poses import Frame
@@ -58,8 +60,6 @@ _WORLD_FIELDS = frozenset({"gravity", "ERP", "CFM", "basicTimeStep", "stepper",
                            "physicsDisableAngularThreshold"})
 _AXIS_FIELDS = frozenset({"minStop", "maxStop", "springConstant", "dampingConstant",
                           "staticFriction"})
-_SIZE_FIELDS = {"Box": ("size",), "Sphere": ("radius",), "Capsule": ("height", "radius"),
-                "Cylinder": ("height", "radius")}
 
 LIVE, NONE, REBUILD, PLUGIN = "live", "none", "rebuild", "plugin"
 
@@ -136,7 +136,8 @@ def apply_field_change(sim, node, field: str) -> EditResult:
     if t == "ContactProperties":
         sim.rebuild_contact_table()
         return result(LIVE)
-    if t in _SIZE_FIELDS and field in _SIZE_FIELDS[t]:
+    kind = kind_of(t)
+    if kind is not None and field in kind.live_fields:
         return result(LIVE) if _resize(sim, node) else result(REBUILD, "geometry not found")
     if field in _AXIS_FIELDS and _update_joint_axis(sim, node):
         return result(LIVE)
@@ -195,19 +196,10 @@ def _move_solid(sim, node) -> bool:
     for r in [rec, *moved]:
         r.frame = new.compose(old_inv.compose(r.frame)) if r is not rec else new
         for leaf in r.geoms.leaves:
-            _place_static(leaf.geom, r.frame.compose(leaf.frame))
+            place_geom(leaf, r.frame.compose(leaf.frame))
     for g in _touching_bodies(sim):
         ode.dBodyEnable(g)
     return True
-
-
-def _place_static(geom, frame: Frame) -> None:
-    if ode.dGeomGetClass(geom) == ode.dPlaneClass:
-        n = frame.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame.t))
-        return
-    ode.dGeomSetPosition(geom, *frame.t)
-    ode.dGeomSetRotation(geom, frame.R)
 
 
 def _touching_bodies(sim) -> list:
@@ -309,20 +301,13 @@ def _update_world(sim) -> None:
 
 
 def _resize(sim, geometry) -> bool:
-    """New size of a boundingObject primitive: geom parameters, then the mass."""
+    """A live field of a boundingObject primitive changed (its kind has live fields):
+    the kind updates the geom, then the mass follows."""
     for rec in sim.model.solids:
         for leaf in rec.geoms.leaves:
             if leaf.node is not geometry:
                 continue
-            g, t = leaf.geom, geometry.type_name
-            if t == "Box":
-                ode.dGeomBoxSetLengths(g, *geometry.get("size"))
-            elif t == "Sphere":
-                ode.dGeomSphereSetRadius(g, geometry.get("radius"))
-            elif t == "Capsule":
-                ode.dGeomCapsuleSetParams(g, geometry.get("radius"), geometry.get("height"))
-            else:
-                ode.dGeomCylinderSetParams(g, geometry.get("radius"), geometry.get("height"))
+            kind_of(geometry.type_name).apply_live(leaf.geom, geometry)
             owner = rec.owner
             if owner is not None and owner.body is not None:
                 phys = rec.node.get("physics")

@@ -8,37 +8,26 @@ nested simple space, as in Webots); the caller then places the geoms with
 `place_geom`. `primitive_mass` gives one primitive's dMass at a density, in
 the Solid frame (Webots adds the volumes and ignores overlaps).
 
-Axis conventions: Webots (R2022a+, ENU) Capsule and Cylinder lie along their
-local z axis, like ODE's, so no extra rotation is needed. A Plane has its
-normal along local +z and becomes an infinite ODE plane (static Solids only).
-An ElevationGrid (heights along z, grid in x/y starting at the origin)
-becomes an ODE heightfield (heights along its local y, centred) rotated by
-+90 deg about x and shifted by half the grid size.
+What each geometry node type builds and weighs is its kind's business
+(engine/sim/geometry_kinds/, one module per type, looked up with `kind_of`);
+a node type without a kind is not a geometry: it is skipped with a warning
+while collecting, and a BuildError if asked to build.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine import ode
-from engine.ode.kernels.detlinalg import dot
 from engine.sim.errors import BuildError, located
-from engine.sim.meshes import MeshError, load_mesh
+from engine.sim.geometry_kinds import MAX_SIZE, MIN_SIZE, kind_of
 from engine.sim.poses import Frame
 from engine.world import Node
 
-#: ODE heightfield local axes (x, y=height, z) written in ElevationGrid axes.
-_HEIGHTFIELD_R = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
-
-
-#: smallest and largest shape dimension [m] built (radius, height, box side,
-#: grid spacing); also the largest |coordinate| of mesh points and grid heights.
-#: Outside, ODE's mass and collision maths under- or overflows (decision 0014).
-MIN_SIZE = 1e-6
-MAX_SIZE = 1e6
+__all__ = ["MAX_SIZE", "MIN_SIZE", "BuildError", "GeomSet", "Primitive", "collect_primitives",
+           "create_geoms", "place_geom", "primitive_mass"]
 
 
 @dataclass
@@ -91,8 +80,7 @@ def _collect(node, frame: Frame, label: str, warn) -> Primitive | None:
     if t == "Group":
         kids = [p for p in (_collect(c, frame, label, warn) for c in node.get("children")) if p]
         return Primitive(node, frame, children=kids)
-    if t in ("Box", "Sphere", "Capsule", "Cylinder", "Plane", "IndexedFaceSet", "Mesh",
-             "ElevationGrid"):
+    if kind_of(t) is not None:
         return Primitive(node, frame)
     warn(f"{label}: {t} cannot be a boundingObject; ignored")
     return None
@@ -120,152 +108,41 @@ def _create(prim: Primitive, space, label, base_dir, warn, leaves: list) -> obje
     return geom
 
 
-def _positive(node: Node, name: str, label: str, value=None) -> float:
-    """A dimension [m] in [MIN_SIZE, MAX_SIZE], or BuildError naming node and field."""
-    v = node.get(name) if value is None else value
-    if not v > 0.0:
-        raise BuildError(f"{label}: {node.type_name}.{name} must be positive, got {v}", node)
-    if not MIN_SIZE <= v <= MAX_SIZE:
-        raise BuildError(f"{label}: {node.type_name}.{name} {v:g} is outside the supported "
-                         f"range [{MIN_SIZE:g}, {MAX_SIZE:g}] m", node)
-    return float(v)
-
-
-def _within_range(values: np.ndarray, node: Node, name: str, label: str) -> None:
-    """BuildError unless every |value| of ``values`` [m] is at most MAX_SIZE."""
-    if values.size and not float(np.abs(values).max()) <= MAX_SIZE:
-        raise BuildError(f"{label}: {node.type_name}.{name} holds a value beyond "
-                         f"{MAX_SIZE:g} m in magnitude", node)
-
-
 def _make_geom(prim: Primitive, space, label: str, base_dir: str):
-    node = prim.node
-    t = node.type_name
-    if t == "Box":
-        sx, sy, sz = (_positive(node, "size", label, v) for v in node.get("size"))
-        return ode.dCreateBox(space, sx, sy, sz)
-    if t == "Sphere":
-        return ode.dCreateSphere(space, _positive(node, "radius", label))
-    if t == "Capsule":
-        return ode.dCreateCapsule(space, _positive(node, "radius", label),
-                                  _positive(node, "height", label))
-    if t == "Cylinder":
-        return ode.dCreateCylinder(space, _positive(node, "radius", label),
-                                   _positive(node, "height", label))
-    if t == "Plane":
-        return ode.dCreatePlane(space, 0.0, 0.0, 1.0, 0.0)
-    if t in ("IndexedFaceSet", "Mesh"):
-        verts, tris = _ifs_mesh(node, label) if t == "IndexedFaceSet" else _file_mesh(
-            node, label, base_dir)
-        prim.mesh = (verts, tris)
-        data = ode.dGeomTriMeshDataCreate()
-        ode.dGeomTriMeshDataBuildSimple(data, verts, len(verts), tris.reshape(-1), tris.size)
-        return ode.dCreateTriMesh(space, data)
-    if t == "ElevationGrid":
-        return _heightfield(prim, space, label)
-    raise BuildError(f"{label}: {t} cannot be a boundingObject")
-
-
-def _ifs_mesh(node: Node, label: str) -> tuple[np.ndarray, np.ndarray]:
-    coord = node.get("coord")
-    if coord is None or not coord.get("point"):
-        raise BuildError(f"{label}: IndexedFaceSet.coord has no points")
-    verts = np.array(coord.get("point"), dtype=np.float64)
-    _within_range(verts, coord, "point", label)
-    tris: list[tuple[int, int, int]] = []
-    face: list[int] = []
-    for i in list(node.get("coordIndex")) + [-1]:
-        if i >= 0:
-            if i >= len(verts):
-                raise BuildError(f"{label}: IndexedFaceSet.coordIndex {i} is out of range "
-                                 f"({len(verts)} points)")
-            face.append(i)
-            continue
-        tris.extend((face[0], face[k], face[k + 1]) for k in range(1, len(face) - 1))
-        face = []
-    if not tris:
-        raise BuildError(f"{label}: IndexedFaceSet.coordIndex defines no face")
-    arr = np.array(tris, dtype=np.int32)
-    if not node.get("ccw"):
-        arr = arr[:, ::-1].copy()
-    return verts, arr
-
-
-def _file_mesh(node: Node, label: str, base_dir: str) -> tuple[np.ndarray, np.ndarray]:
-    urls = node.get("url")
-    if not urls:
-        raise BuildError(f"{label}: Mesh.url is empty")
-    path = urls[0] if os.path.isabs(urls[0]) else os.path.join(base_dir, urls[0])
-    try:
-        verts, tris = load_mesh(path)
-    except MeshError as exc:
-        raise BuildError(f"{label}: Mesh.url: {exc}") from None
-    _within_range(np.asarray(verts), node, "url (mesh points)", label)
-    if not node.get("ccw"):
-        tris = tris[:, ::-1].copy()
-    return verts, tris
-
-
-def _heightfield(prim: Primitive, space, label: str):
-    node = prim.node
-    nx, ny = node.get("xDimension"), node.get("yDimension")
-    heights = node.get("height")
-    if nx < 2 or ny < 2:
-        raise BuildError(f"{label}: ElevationGrid.xDimension and yDimension must be >= 2")
-    if len(heights) < nx * ny:
-        raise BuildError(f"{label}: ElevationGrid.height has {len(heights)} values, "
-                         f"expected xDimension*yDimension = {nx * ny}")
-    dx = _positive(node, "xSpacing", label)
-    dy = _positive(node, "ySpacing", label)
-    width, depth = (nx - 1) * dx, (ny - 1) * dy
-    grid = np.array(heights[: nx * ny], dtype=np.float64).reshape(ny, nx)
-    _within_range(grid, node, "height", label)
-    _within_range(np.array([width, depth]), node, "xSpacing/ySpacing (grid size)", label)
-    # ODE sample (x, k) lies at ElevationGrid row j = ny - 1 - k (its z axis is -y here)
-    data = grid[::-1].reshape(-1).copy()
-    hf_data = ode.dGeomHeightfieldDataCreate()
-    thickness = max(float(node.get("thickness")), 0.0)
-    ode.dGeomHeightfieldDataBuildDouble(hf_data, data, 1, width, depth, nx, ny, 1.0, 0.0,
-                                        thickness, 0)
-    ode.dGeomHeightfieldDataSetBounds(hf_data, float(grid.min()), float(grid.max()))
-    prim.frame = prim.frame.compose(Frame(_HEIGHTFIELD_R, np.array([width / 2, depth / 2, 0.0])))
-    return ode.dCreateHeightfield(space, hf_data, 1)
+    """Build the primitive's geom through its kind; keep its mesh and geom offset."""
+    t = prim.node.type_name
+    kind = kind_of(t)
+    if kind is None:
+        raise BuildError(f"{label}: {t} cannot be a boundingObject")
+    built = kind.build(prim.node, space, label, base_dir)
+    if built.mesh is not None:
+        prim.mesh = built.mesh
+    if built.offset is not None:
+        prim.frame = prim.frame.compose(built.offset)
+    return built.geom
 
 
 def primitive_mass(prim: Primitive, density: float) -> ode.dMass | None:
     """The dMass (Solid frame) of one primitive at ``density`` [kg/m^3]; None for
     geometries without a volume (Plane, ElevationGrid, open meshes)."""
-    node, m = prim.node, ode.dMass()
-    t = node.type_name
-    if t == "Box":
-        ode.dMassSetBox(m, density, *node.get("size"))
-    elif t == "Sphere":
-        ode.dMassSetSphere(m, density, node.get("radius"))
-    elif t == "Capsule":
-        ode.dMassSetCapsule(m, density, 3, node.get("radius"), node.get("height"))
-    elif t == "Cylinder":
-        ode.dMassSetCylinder(m, density, 3, node.get("radius"), node.get("height"))
-    elif t in ("IndexedFaceSet", "Mesh") and prim.geom is not None:
-        try:
-            ode.dMassSetTrimesh(m, density, prim.geom)
-        except ValueError:
-            return None
-        if not m.mass > 0.0:
-            return None
-        # dMassSetTrimesh leaves the centre at the mesh centroid
-    else:
+    kind = kind_of(prim.node.type_name)
+    m = kind.mass(prim.node, prim.geom, density) if kind is not None else None
+    if m is None:
         return None
     ode.dMassRotate(m, prim.frame.R)
     ode.dMassTranslate(m, *prim.frame.t)
     return m
 
 
-def place_geom(geom, frame_world: Frame, body, body_frame: Frame | None) -> None:
-    """Put ``geom`` at world frame ``frame_world``: as an offset from ``body``
-    (whose world frame is ``body_frame``) or directly when static."""
-    if ode.dGeomGetClass(geom) == ode.dPlaneClass:
-        n = frame_world.rotate((0.0, 0.0, 1.0))
-        ode.dGeomPlaneSetParams(geom, n[0], n[1], n[2], dot(n, frame_world.t))
+def place_geom(prim: Primitive, frame_world: Frame, body=None,
+               body_frame: Frame | None = None) -> None:
+    """Put the geom of leaf ``prim`` at world frame ``frame_world``: as an offset
+    from ``body`` (whose world frame is ``body_frame``) or directly when static
+    (``body`` None); a geom its kind places (a plane) is placed by the kind."""
+    geom = prim.geom
+    kind = kind_of(prim.node.type_name)
+    if kind is not None and kind.place is not None:
+        kind.place(geom, frame_world)
         return
     if body is None:
         ode.dGeomSetPosition(geom, *frame_world.t)

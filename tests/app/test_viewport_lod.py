@@ -181,6 +181,7 @@ def test_far_and_near_spheres_drawn_at_their_levels_and_picked(view):
 
 
 def test_levels_follow_the_camera_and_wireframes_use_them(view):
+    from app.viewport.overlay_drawers import BoundingObjectDrawer
     from app.viewport.renderer import BOUND_COLOR
 
     view.set_world(world(sphere_solid("S", (1, 0, 0), (0, 0, 0), 0.1)))
@@ -192,7 +193,8 @@ def test_levels_follow_the_camera_and_wireframes_use_them(view):
     view.show_bounding_objects = True
     px = grab(view)
     assert np.argmax(after) > np.argmax(before)
-    bounds = view.renderer._bounds.groups[(("sphere",), False)]
+    bounds = view.renderer.overlay_drawer(BoundingObjectDrawer).meshes.groups[
+        (("sphere",), False)]
     assert sum(len(lv.rows) for lv in bounds.levels) == 1
     assert np.argmax([len(lv.rows) for lv in bounds.levels]) == np.argmax(after)
     rgb = tuple(int(c * 255) for c in BOUND_COLOR[:3])
