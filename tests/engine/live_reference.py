@@ -122,9 +122,12 @@ def _bounce(run: Callable[..., dict]) -> dict:
 
 
 def _contact_feedback(run: Callable[..., dict]) -> dict:
-    return {"results": {stepper: {"normal_force_final": run("contact_feedback", quick)[
-        "normal_force_final"], "contacts_final": run("contact_feedback", quick)["contacts_final"]}
-        for stepper, quick in STEPPERS}}
+    results = {}
+    for stepper, quick in STEPPERS:
+        out = run("contact_feedback", quick)
+        results[stepper] = {"normal_force_final": out["normal_force_final"],
+                            "contacts_final": out["contacts_final"]}
+    return {"results": results}
 
 
 def _box_stack(run: Callable[..., dict]) -> dict:
