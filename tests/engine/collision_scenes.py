@@ -1,13 +1,16 @@
 """Dynamics scenes driven by collision detection, written against the flat
-API only; real-ODE results for the same set-ups are in tests/reference/."""
+API only; real-ODE results for the same set-ups are in tests/reference/.
+Every scene takes the flat-API module it runs on as ``ode`` (engine.ode by
+default, engine.libode for the real ODE)."""
 
 from __future__ import annotations
 
 import math
+from types import ModuleType
 
 import numpy as np
 
-from engine import ode
+from engine import ode as odeon
 
 G = 9.81
 
@@ -16,69 +19,71 @@ class Sim:
     """A world, a space, a contact group and ODE's standard near callback."""
 
     def __init__(self, space: str = "simple", surface_layer: float | None = None,
-                 quick_iterations: int | None = None) -> None:
-        ode.dRandSetSeed(0)
-        self.world = ode.dWorldCreate()
-        ode.dWorldSetGravity(self.world, 0, 0, -G)
+                 quick_iterations: int | None = None, ode: ModuleType = odeon) -> None:
+        self.ode = ode
+        self.ode.dRandSetSeed(0)
+        self.world = self.ode.dWorldCreate()
+        self.ode.dWorldSetGravity(self.world, 0, 0, -G)
         if surface_layer is not None:
-            ode.dWorldSetContactSurfaceLayer(self.world, surface_layer)
+            self.ode.dWorldSetContactSurfaceLayer(self.world, surface_layer)
         if quick_iterations is not None:
-            ode.dWorldSetQuickStepNumIterations(self.world, quick_iterations)
-        self.space = (ode.dHashSpaceCreate(None) if space == "hash"
-                      else ode.dSimpleSpaceCreate(None))
-        self.group = ode.dJointGroupCreate(0)
+            self.ode.dWorldSetQuickStepNumIterations(self.world, quick_iterations)
+        self.space = (self.ode.dHashSpaceCreate(None) if space == "hash"
+                      else self.ode.dSimpleSpaceCreate(None))
+        self.group = self.ode.dJointGroupCreate(0)
         self.contacts = 0
         self.feedbacks: list | None = None
 
     def set_contacts(self, max_contacts: int, surface: dict) -> None:
         self.max_contacts = max_contacts
-        self.surface = ode.dSurfaceParameters(**surface)
+        self.surface = self.ode.dSurfaceParameters(**surface)
 
     def near(self, data, o1, o2) -> None:
-        b1 = ode.dGeomGetBody(o1)
-        b2 = ode.dGeomGetBody(o2)
+        b1 = self.ode.dGeomGetBody(o1)
+        b2 = self.ode.dGeomGetBody(o2)
         if b1 is not None and b2 is not None and \
-                ode.dAreConnectedExcluding(b1, b2, ode.dJointTypeContact):
+                self.ode.dAreConnectedExcluding(b1, b2, self.ode.dJointTypeContact):
             return
-        for cg in ode.dCollide(o1, o2, self.max_contacts):
-            c = ode.dContact(surface=self.surface, geom=cg)
-            j = ode.dJointCreateContact(self.world, self.group, c)
-            ode.dJointAttach(j, b1, b2)
+        for cg in self.ode.dCollide(o1, o2, self.max_contacts):
+            c = self.ode.dContact(surface=self.surface, geom=cg)
+            j = self.ode.dJointCreateContact(self.world, self.group, c)
+            self.ode.dJointAttach(j, b1, b2)
             if self.feedbacks is not None:
-                fb = ode.dJointFeedback()
-                ode.dJointSetFeedback(j, fb)
+                fb = self.ode.dJointFeedback()
+                self.ode.dJointSetFeedback(j, fb)
                 self.feedbacks.append(fb)
             self.contacts += 1
 
     def collide(self) -> int:
-        ode.dJointGroupEmpty(self.group)
+        self.ode.dJointGroupEmpty(self.group)
         self.contacts = 0
         if self.feedbacks is not None:
             self.feedbacks = []
-        ode.dSpaceCollide(self.space, None, self.near)
+        self.ode.dSpaceCollide(self.space, None, self.near)
         return self.contacts
 
     def body(self, pos, mass_fn, R=None, geom=None):
-        b = ode.dBodyCreate(self.world)
-        m = ode.dMass()
+        b = self.ode.dBodyCreate(self.world)
+        m = self.ode.dMass()
         mass_fn(m)
-        ode.dBodySetMass(b, m)
-        ode.dBodySetPosition(b, *pos)
+        self.ode.dBodySetMass(b, m)
+        self.ode.dBodySetPosition(b, *pos)
         if R is not None:
-            ode.dBodySetRotation(b, R)
+            self.ode.dBodySetRotation(b, R)
         if geom is not None:
-            ode.dGeomSetBody(geom, b)
+            self.ode.dGeomSetBody(geom, b)
         return b
 
     def destroy(self) -> None:
-        ode.dJointGroupDestroy(self.group)
-        ode.dSpaceDestroy(self.space)
-        ode.dWorldDestroy(self.world)
+        self.ode.dJointGroupDestroy(self.group)
+        self.ode.dSpaceDestroy(self.space)
+        self.ode.dWorldDestroy(self.world)
 
 
-def bounce(steps: int = 2000, dt: float = 0.001) -> dict:
+def bounce(steps: int = 2000, dt: float = 0.001,
+           ode: ModuleType = odeon) -> dict:
     r = 0.1
-    sim = Sim("simple")
+    sim = Sim("simple", ode=ode)
     sim.set_contacts(4, {"mode": ode.dContactBounce, "mu": ode.dInfinity, "bounce": 0.5,
                          "bounce_vel": 0.1})
     ode.dCreatePlane(sim.space, 0, 0, 1, 0)
@@ -93,11 +98,12 @@ def bounce(steps: int = 2000, dt: float = 0.001) -> dict:
     apexes = [zs[i] for i in range(1, len(vzs)) if vzs[i - 1] > 0 >= vzs[i]]
     first = next((i for i, n in enumerate(ncs) if n > 0), None)
     sim.destroy()
-    return {"first_contact_step": first, "apexes": apexes, "final_z": zs[-1]}
+    return {"first_contact_step": first, "apexes": apexes, "final_z": zs[-1], "radius": r}
 
 
-def contact_feedback(quick: bool, steps: int = 1000, dt: float = 0.001) -> dict:
-    sim = Sim("simple")
+def contact_feedback(quick: bool, steps: int = 1000, dt: float = 0.001,
+                     ode: ModuleType = odeon) -> dict:
+    sim = Sim("simple", ode=ode)
     sim.set_contacts(4, {"mode": ode.dContactApprox1, "mu": 1.0})
     sim.feedbacks = []
     ode.dCreatePlane(sim.space, 0, 0, 1, 0)
@@ -112,8 +118,9 @@ def contact_feedback(quick: bool, steps: int = 1000, dt: float = 0.001) -> dict:
     return {"normal_force_final": fz, "contacts_final": n}
 
 
-def box_stack(n: int = 10, steps: int = 300, dt: float = 0.01) -> dict:
-    sim = Sim("simple", surface_layer=0.001, quick_iterations=20)
+def box_stack(n: int = 10, steps: int = 300, dt: float = 0.01,
+              ode: ModuleType = odeon) -> dict:
+    sim = Sim("simple", surface_layer=0.001, quick_iterations=20, ode=ode)
     sim.set_contacts(4, {"mode": ode.dContactApprox1, "mu": 1.0})
     ode.dCreatePlane(sim.space, 0, 0, 1, 0)
     bodies, init = [], []
@@ -143,10 +150,11 @@ class _LCG:
         return lo + (hi - lo) * ((self.s >> 11) / 9007199254740992.0)
 
 
-def pile(n: int = 100, steps: int = 500, dt: float = 0.01) -> dict:
+def pile(n: int = 100, steps: int = 500, dt: float = 0.01,
+         ode: ModuleType = odeon) -> dict:
     """N objects (even: box edge 0.1 tilted <= 0.2 rad; odd: sphere r 0.05),
     grid pitch 0.15 from z 0.3, jitter ±0.02, dropped on a plane."""
-    sim = Sim("hash", surface_layer=0.001, quick_iterations=20)
+    sim = Sim("hash", surface_layer=0.001, quick_iterations=20, ode=ode)
     sim.set_contacts(4, {"mode": ode.dContactApprox1, "mu": 0.5})
     ode.dCreatePlane(sim.space, 0, 0, 1, 0)
     side = max(1, round(n ** (1.0 / 3.0)))

@@ -2,20 +2,24 @@
 
 They rebuild the set-ups whose real-ODE results are stored in
 ``tests/reference/*.json`` (recorded from ODE 0.16.2, double precision).
+Every scene takes the flat-API module it runs on as ``ode``: engine.ode by
+default, engine.libode for the real ODE (tests/engine/test_live_ode.py,
+scripts/record_reference.py).
 """
 
 from __future__ import annotations
 
 import math
+from types import ModuleType
 
 import numpy as np
 
-from engine import ode
+from engine import ode as odeon
 
 G = 9.81
 
 
-def new_world(quick_iterations: int | None = None):
+def new_world(quick_iterations: int | None = None, ode: ModuleType = odeon):
     ode.dRandSetSeed(0)
     w = ode.dWorldCreate()
     ode.dWorldSetGravity(w, 0, 0, -G)
@@ -24,7 +28,7 @@ def new_world(quick_iterations: int | None = None):
     return w
 
 
-def body(w, pos, mass_fn, R=None, lin_vel=None, ang_vel=None):
+def body(w, pos, mass_fn, R=None, lin_vel=None, ang_vel=None, ode: ModuleType = odeon):
     b = ode.dBodyCreate(w)
     m = ode.dMass()
     mass_fn(m)
@@ -39,10 +43,11 @@ def body(w, pos, mass_fn, R=None, lin_vel=None, ang_vel=None):
     return b
 
 
-def free_fall(steps: int = 1000, dt: float = 0.001) -> dict:
-    w = new_world()
+def free_fall(steps: int = 1000, dt: float = 0.001,
+              ode: ModuleType = odeon) -> dict:
+    w = new_world(ode=ode)
     b = body(w, (0, 0, 10), lambda m: ode.dMassSetSphereTotal(m, 1.0, 0.1),
-             lin_vel=(1, 0, 2), ang_vel=(0, 0, 1))
+             lin_vel=(1, 0, 2), ang_vel=(0, 0, 1), ode=ode)
     traj = [ode.dBodyGetPosition(b)]
     for _ in range(steps):
         ode.dWorldStep(w, dt)
@@ -53,10 +58,11 @@ def free_fall(steps: int = 1000, dt: float = 0.001) -> dict:
     return out
 
 
-def pendulum(quick: bool, steps: int = 5000, dt: float = 0.001) -> dict:
+def pendulum(quick: bool, steps: int = 5000, dt: float = 0.001,
+             ode: ModuleType = odeon) -> dict:
     L, width, mass = 1.0, 0.05, 1.0
-    w = new_world()
-    b = body(w, (L / 2, 0, 0), lambda m: ode.dMassSetBoxTotal(m, mass, L, width, width))
+    w = new_world(ode=ode)
+    b = body(w, (L / 2, 0, 0), lambda m: ode.dMassSetBoxTotal(m, mass, L, width, width), ode=ode)
     j = ode.dJointCreateHinge(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetHingeAnchor(j, 0, 0, 0)
@@ -86,12 +92,13 @@ def pendulum(quick: bool, steps: int = 5000, dt: float = 0.001) -> dict:
             "energy_max": max(energies), "anchor_drift": drift}
 
 
-def chain(links: int = 20, steps: int = 2000, dt: float = 0.001) -> dict:
+def chain(links: int = 20, steps: int = 2000, dt: float = 0.001,
+          ode: ModuleType = odeon) -> dict:
     r, clen, seg, z0 = 0.05, 0.2, 0.3, 2.0
-    w = new_world(quick_iterations=20)
+    w = new_world(quick_iterations=20, ode=ode)
     Ry = ode.dRFromAxisAndAngle(0, 1, 0, math.pi / 2)
     bodies = [body(w, (seg * (i + 0.5), 0, z0),
-                   lambda m: ode.dMassSetCapsuleTotal(m, 1.0, 3, r, clen), R=Ry)
+                   lambda m: ode.dMassSetCapsuleTotal(m, 1.0, 3, r, clen), R=Ry, ode=ode)
               for i in range(links)]
     j = ode.dJointCreateBall(w, None)
     ode.dJointAttach(j, bodies[0], None)
@@ -124,13 +131,14 @@ def chain(links: int = 20, steps: int = 2000, dt: float = 0.001) -> dict:
     return out
 
 
-def hinge_motor(case: str, steps: int = 3000, dt: float = 0.001) -> dict:
-    w = new_world()
+def hinge_motor(case: str, steps: int = 3000, dt: float = 0.001,
+                ode: ModuleType = odeon) -> dict:
+    w = new_world(ode=ode)
     if case == "vertical_axis":
         dims, pos, anchor, axis = (0.5, 0.1, 0.1), (0, 0, 1), (0, 0, 1), (0, 0, 1)
     else:
         dims, pos, anchor, axis = (1.0, 0.1, 0.1), (0.5, 0, 1), (0, 0, 1), (0, 1, 0)
-    b = body(w, pos, lambda m: ode.dMassSetBoxTotal(m, 1.0, *dims))
+    b = body(w, pos, lambda m: ode.dMassSetBoxTotal(m, 1.0, *dims), ode=ode)
     j = ode.dJointCreateHinge(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetHingeAnchor(j, *anchor)
@@ -147,10 +155,12 @@ def hinge_motor(case: str, steps: int = 3000, dt: float = 0.001) -> dict:
     return {"rates": rates, "final_angle": angles[-1], "reach": reach}
 
 
-def slider_motor(case: str, steps: int = 3000, dt: float = 0.001) -> dict:
-    w = new_world()
+def slider_motor(case: str, steps: int = 3000, dt: float = 0.001,
+                 ode: ModuleType = odeon) -> dict:
+    w = new_world(ode=ode)
     v0 = (2.0, 0.0, 0.0) if case == "unpowered_v0" else None
-    b = body(w, (0, 0, 1), lambda m: ode.dMassSetBoxTotal(m, 1.0, 0.2, 0.2, 0.2), lin_vel=v0)
+    b = body(w, (0, 0, 1), lambda m: ode.dMassSetBoxTotal(m, 1.0, 0.2, 0.2, 0.2), lin_vel=v0,
+             ode=ode)
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b, None)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
