@@ -20,6 +20,7 @@ from app.viewport.overlay_drawers import (
     drawer_classes,
     register_overlay,
 )
+from engine.sim.frame import ContactInfo
 from engine.sim.geometry_kinds import kind_names
 from engine.world import schema_nodes
 from tests.app.test_viewport_helpers import box_solid, frame, grab, pose, shown_viewport, world
@@ -53,15 +54,18 @@ def test_every_change_is_announced_to_the_observers_in_order() -> None:
 
 def test_frame_gives_contacts_colliding_and_trail_points() -> None:
     state = ov.OverlayState()
-    assert state.contacts == () and state.colliding == frozenset()
-    a, c = object(), SimpleNamespace(pos=np.zeros(3))
+    assert len(state.contacts) == 0 and state.colliding == frozenset()
+    a = object()
+    c = ContactInfo(pos=np.array([0.5, 0.0, 0.0]), normal=np.array([0.0, 0.0, 1.0]),
+                    depth=0.01, force=None, solid1=a, solid2=None)
     state.set_trail_solids([a])
     state.set_frame(frame({a: pose((1.0, 2.0, 3.0))}, contacts=(c,), colliding={a},
                           time_ms=16))
-    assert state.contacts == (c,) and state.colliding == frozenset({a})
+    assert [tuple(x.pos) for x in state.contacts] == [(0.5, 0.0, 0.0)]
+    assert state.colliding == frozenset({a})
     assert np.allclose(state.trails.paths[a][-1], [1.0, 2.0, 3.0])
     state.set_frame(None)
-    assert state.contacts == () and state.frame is None
+    assert len(state.contacts) == 0 and state.frame is None
 
 
 def test_toggling_a_switch_makes_its_drawer_see_it() -> None:
