@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MANDATORY = ("webots_physics_step", "webots_physics_cleanup")
-OPTIONAL = ("webots_physics_init", "webots_physics_step_end", "webots_physics_collide",
-            "webots_physics_draw")
 CALLBACKS = ("webots_physics_init", "webots_physics_step", "webots_physics_step_end",
              "webots_physics_collide", "webots_physics_draw", "webots_physics_cleanup")
 
