@@ -23,8 +23,6 @@ from engine.world import Node
 
 Pose = tuple[np.ndarray, np.ndarray]
 
-MODES = ("realtime", "fast", "paused")
-
 
 @dataclass(frozen=True)
 class ContactInfo:
