@@ -36,8 +36,12 @@ test: system-deps-test $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run_all.py
 
+# ruff; vulture (dead code: settings in pyproject.toml, reasons in vulture_whitelist.py);
+# no new `# type: ignore` (no type checker runs yet).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine app tests bench plugins
+	$(VENV)/bin/vulture
+	$(PY) -m pytest -q -p no:cacheprovider tests/test_type_ignores.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -1,4 +1,4 @@
-"""The console dock: simulator, parser and physics-plugin lines (DESIGN.md section 6).
+"""The console dock: simulator, parser and physics-plugin lines (docs/app.md).
 
 Lines arrive as ``(source, text)`` pairs, exactly as `engine.sim.Console`
 prints them; the main window forwards every console line (in the GUI thread)

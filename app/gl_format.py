@@ -3,8 +3,8 @@
 Odeon's viewport needs a *compatibility* context so that physics plugins can
 use legacy GL (glBegin/glVertex, GL_PROJECTION/GL_MODELVIEW stacks) next to
 the renderer's shaders. On xcb/GLX, a 3.3 CompatibilityProfile request without
-``DeprecatedFunctions`` yields a forward-compatible *core* context (see
-/work/shared/reference/platform.md, pitfall 1), so that option is required.
+``DeprecatedFunctions`` yields a forward-compatible *core* context (legacy
+calls then fail), so that option is required.
 """
 
 from __future__ import annotations

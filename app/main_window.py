@@ -1,4 +1,4 @@
-"""`MainWindow`: Odeon's desktop window (DESIGN.md section 6, docs/app.md).
+"""`MainWindow`: Odeon's desktop window (docs/app.md).
 
 The 3D viewport in the centre, the scene tree (left), console (bottom) and
 plots (right) docks, menus File / Edit / Simulation / Tools / View (Edit holds

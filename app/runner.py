@@ -1,4 +1,4 @@
-"""`EngineRunner`: the simulation in a background thread (DESIGN.md section 6).
+"""`EngineRunner`: the simulation in a background thread (docs/app.md, "Threads").
 
 The engine thread alone owns the `Simulation` (and its `World`) while it
 runs. The GUI talks to it only through:

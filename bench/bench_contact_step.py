@@ -37,7 +37,7 @@ from common import (  # noqa: E402
     fmt_ms,
     fmt_ratio,
     load_backends,
-    ode_ref_dir,
+    ode_ref_scenes,
     print_table,
     ratio,
 )
@@ -48,20 +48,11 @@ MAX_CONTACTS = 4
 STEPPERS = {"quick": "dWorldQuickStep", "step": "dWorldStep"}
 
 
-def _pile_scenes() -> ModuleType:
-    ref = str(ode_ref_dir())
-    if ref not in sys.path:
-        sys.path.insert(0, ref)
-    import scenes  # type: ignore[import-not-found]
-
-    return scenes
-
-
 class Pile:
     """One backend's pile world with its space, contact group and near callback."""
 
     def __init__(self, api: ModuleType, n: int) -> None:
-        sc = _pile_scenes()
+        sc = ode_ref_scenes()
         p = sc.PILE
         self.api = api
         api.dRandSetSeed(0)

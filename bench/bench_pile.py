@@ -23,7 +23,7 @@ final checksum, and ODE's), a check that they simulated the same thing.
 
 Run: ``.venv/bin/python bench/bench_pile.py [--sizes 100,1000] [--steps S]
 [--repeats R] [--modes python,native] [--no-ode]``. The ode_ref harness is
-imported from ``$ODEON_ODE_REF`` or ``<repo>/../shared/ode_ref``.
+imported from the folder named by ``$ODEON_ODE_REF`` (required).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from common import (  # noqa: E402
     fmt_ms,
     fmt_ratio,
     load_backends,
-    ode_ref_dir,
+    ode_ref_scenes,
     print_table,
     ratio,
 )
@@ -66,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     backends = load_backends(with_ode=not args.no_ode)
     print(backend_banner(backends))
-    sys.path.insert(0, str(ode_ref_dir()))
-    import scenes
+    scenes = ode_ref_scenes()
 
     modes = [m for m in args.modes.split(",") if m]
     rows = []

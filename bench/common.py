@@ -2,8 +2,9 @@
 
 Backends
     ``ours`` is :mod:`engine.ode`; ``ode`` is the real ODE 0.16.2 through the
-    ctypes bindings ``libode.py`` of the ``ode_ref`` harness, looked up in
-    ``$ODEON_ODE_REF`` or else ``<repo>/../shared/ode_ref``.  Both expose the
+    ctypes bindings ``libode.py`` of the ``ode_ref`` harness, found in the
+    folder named by ``$ODEON_ODE_REF`` (nothing outside the repository is
+    looked up without it).  Both expose the
     same flat ODE API, so one scene-building function serves both.  When the
     bindings or ``libode8`` are missing, :func:`load_backends` returns ours
     only together with the reason, and the benchmarks say so.
@@ -26,6 +27,7 @@ Numba cache
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import statistics
 import sys
@@ -67,12 +69,25 @@ class Backends:
         return [self.ours] + ([self.ode] if self.ode is not None else [])
 
 
-def ode_ref_dir() -> Path:
-    """Directory of the ``ode_ref`` harness (``$ODEON_ODE_REF`` or ``<repo>/../shared/ode_ref``)."""
+def ode_ref_dir() -> Path | None:
+    """Directory of the ``ode_ref`` harness (``$ODEON_ODE_REF``), None when unset."""
     env = os.environ.get(ODE_REF_ENV)
     if env:
         return Path(env).expanduser().resolve()
-    return (REPO.parent / "shared" / "ode_ref").resolve()
+    return None
+
+
+def ode_ref_scenes() -> ModuleType:
+    """The harness's ``scenes`` module (the scenes shared by both backends).
+
+    Exits with a message when ``$ODEON_ODE_REF`` is not set.
+    """
+    ref = ode_ref_dir()
+    if ref is None:
+        sys.exit(f"this benchmark builds the ode_ref harness's scenes: set {ODE_REF_ENV}")
+    if str(ref) not in sys.path:
+        sys.path.insert(0, str(ref))
+    return importlib.import_module("scenes")
 
 
 def load_ours() -> Backend:
@@ -90,12 +105,14 @@ def load_ode() -> tuple[Backend | None, str]:
     every failure is turned into a reason string.
     """
     ref = ode_ref_dir()
+    if ref is None:
+        return None, f"{ODE_REF_ENV} is not set (the folder of the ode_ref harness)"
     if not (ref / "libode.py").is_file():
         return None, f"no libode.py in {ref} (set {ODE_REF_ENV})"
     if str(ref) not in sys.path:
         sys.path.insert(0, str(ref))
     try:
-        import libode  # type: ignore[import-not-found]
+        libode = importlib.import_module("libode")
     except Exception as exc:  # noqa: BLE001 - any failure means "no reference"
         return None, f"cannot import libode from {ref}: {type(exc).__name__}: {exc}"
     return Backend("ode", libode), ""

@@ -1,4 +1,4 @@
-"""The in-app physics-plugin editor (DESIGN.md section 6).
+"""The in-app physics-plugin editor (docs/app.md).
 
     editor = PluginEditor()
     editor.saved.connect(reload_plugin)      # saved(path): reload the plugin

@@ -1,6 +1,6 @@
 """Rotation matrices and quaternions: the ODE manual's "Rotation functions".
 
-Conventions (DESIGN.md section 2, "Flat ODE API"):
+Conventions (docs/ode-mapping.md):
 
 * a dMatrix3 is returned as a new float64 array of shape (12,): the 3x3
   rotation stored row-major in 3 rows of 4 (element (i, j) at ``4*i + j``,

@@ -1,4 +1,4 @@
-"""engine.plugins — the physics-plugin host (DESIGN.md section 5).
+"""engine.plugins — the physics-plugin host (docs/plugin-guide.md).
 
     from engine.plugins import PluginHost
     host = PluginHost(simulation)     # installs the Simulation's plugin hooks

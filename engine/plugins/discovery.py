@@ -1,8 +1,8 @@
-"""Finding physics plugins: ``plugins/physics/<name>/<name>.py`` (DESIGN.md section 5).
+"""Finding physics plugins: ``plugins/physics/<name>/<name>.py`` (docs/plugin-guide.md).
 
-Search order, first existing *folder* wins (as Webots' ``WbPlugin::load``,
-webots-facts 1.2: a folder that exists but holds no ``<name>.py`` is an error,
-the search does not go on):
+Search order, first existing *folder* wins (as Webots' ``WbPlugin::load``;
+docs/webots-behaviour.md, "Loading a plugin": a folder that exists but holds
+no ``<name>.py`` is an error, the search does not go on):
 
 1. the world's project: ``<project>/plugins/physics/<name>/`` where the world
    file is ``<project>/worlds/x.wbt`` (the project is the parent of the

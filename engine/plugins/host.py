@@ -1,6 +1,6 @@
 """`PluginHost`: runs a Python physics plugin around a `Simulation`'s steps.
 
-The host installs itself in the Simulation's hooks (DESIGN.md section 4):
+The host installs itself in the Simulation's hooks (docs/simulation.md, "Step order"):
 
 =================  =============================================================
 ``before_step``    the Receive buffer is cleared if it was read; console window
@@ -131,7 +131,7 @@ class PluginHost:
         return self.load(name)
 
     def load(self, name: str) -> bool:
-        """Find plugin ``name`` (DESIGN.md section 5 search order) and load it."""
+        """Find plugin ``name`` (search order of docs/plugin-guide.md) and load it."""
         with self.lock:
             self.unload()
             self.source = None

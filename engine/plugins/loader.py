@@ -5,10 +5,10 @@ the same second is never missed) into a new module registered in
 ``sys.modules`` under a unique name (``odeon_plugin_<name>_<n>``), so a reload
 is a fresh import with fresh globals.
 
-Mandatory callbacks follow DESIGN.md section 5 and the Webots documentation:
-``webots_physics_step`` and ``webots_physics_cleanup``. (Webots' code also
-requires ``webots_physics_init``, webots-facts 1.3; we follow DESIGN and make
-init optional.) ``webots_physics_collide`` missing means "return 0".
+Mandatory callbacks follow the Webots documentation: ``webots_physics_step``
+and ``webots_physics_cleanup``. (Webots' code also requires
+``webots_physics_init``; we follow the documentation and make init optional:
+docs/webots-behaviour.md, "Loading a plugin".) ``webots_physics_collide`` missing means "return 0".
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MANDATORY = ("webots_physics_step", "webots_physics_cleanup")
-OPTIONAL = ("webots_physics_init", "webots_physics_step_end", "webots_physics_collide",
-            "webots_physics_draw")
 CALLBACKS = ("webots_physics_init", "webots_physics_step", "webots_physics_step_end",
              "webots_physics_collide", "webots_physics_draw", "webots_physics_cleanup")
 

@@ -1,4 +1,5 @@
-"""Emitter/Receiver buffers between the physics plugin and robots (webots-facts 3).
+"""Emitter/Receiver buffers between the physics plugin and robots
+(docs/webots-behaviour.md, "Plugin utility functions").
 
 - Robots -> plugin: the plugin listens on channel 0 only; every packet is
   appended to one byte buffer (messages of a step concatenated).

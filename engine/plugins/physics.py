@@ -1,7 +1,7 @@
 """What a physics plugin imports: ``from engine.plugins.physics import *``.
 
 The whole flat ODE API (`engine.ode`, every name of its ``__all__``) plus
-Webots' plugin utilities (webots-facts 3):
+Webots' plugin utilities (docs/webots-behaviour.md, "Plugin utility functions"):
 
 - ``dWebotsGetBodyFromDEF(def_)`` / ``dWebotsGetGeomFromDEF(def_)``: dotted DEF
   paths (each dot may skip any number of nodes); None when missing, not a

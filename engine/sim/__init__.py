@@ -2,7 +2,7 @@
 
     from engine.sim import Simulation
     sim = Simulation("worlds/x.wbt")
-    sim.step()                      # one basicTimeStep (DESIGN.md section 4)
+    sim.step()                      # one basicTimeStep (docs/simulation.md, "Step order")
     sim.time_ms, sim.paused, sim.console.lines
 
 See docs/simulation.md for the mapping rules and the step order.

@@ -27,7 +27,7 @@ Attachment. Two bodies: the motors are attached ``(parent, endPoint)``, axis 0
 rel 1 = axis 1, axis 2 rel 2 = axis 3; ODE's Euler angle ``k`` is minus
 the Webots position ``k`` (ODE's sign). To the static world Webots attaches
 ``(NULL, endPoint)``, which ODE handles wrongly in Euler mode (stops push the
-wrong way, webots-facts/ode_ref quirk 12). We attach ``(endPoint, NULL)``
+wrong way: docs/webots-behaviour.md, "BallJoint"). We attach ``(endPoint, NULL)``
 instead and mirror the conventions: the motor then measures the world's
 rotation relative to the endPoint, ``R^T = R(axis3, -p3) R(-axis2, p2)
 R(axis1, -p1)``, so ODE axis 0 is Webots axis 3 (rel 1: the endPoint), ODE

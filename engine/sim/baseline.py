@@ -60,10 +60,6 @@ class Baseline:
                 if key not in self._entries:
                     self._entries[key] = _Entry(node, name, node.get(name))  # type: ignore[attr-defined]
 
-    def knows(self, node: BaseNode, field: str) -> bool:
-        """True when ``node.field`` has a baseline value."""
-        return (id(node), field) in self._entries
-
     def value(self, node: BaseNode, field: str) -> Any:
         """The baseline value of ``node.field`` (its current value when not recorded)."""
         entry = self._entries.get((id(node), field))

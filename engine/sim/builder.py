@@ -1,4 +1,5 @@
-"""Build ODE objects from a parsed world, as Webots does (webots-facts 5.2-5.7).
+"""Build ODE objects from a parsed world, as Webots does (docs/webots-behaviour.md,
+"Nodes and ODE objects"; our rules: docs/simulation.md, "Mapping rules").
 
 `build(world, console)` returns a `Model`: the ODE world, the top simple
 space, one body per physics assembly (implicit solid merging), geoms per
@@ -246,7 +247,7 @@ def _visit(v: _Visit, solids: list, joint_sites: list) -> list[_Visit]:
 
 
 def _assign_owners(solids: list[SolidRecord], warn) -> None:
-    """Decide which body carries each Solid (implicit merging, webots-facts 5.7)."""
+    """Decide which body carries each Solid (docs/webots-behaviour.md, "Implicit merging")."""
     for rec in solids:
         p = rec.parent
         inherited = p.owner if p is not None else None

@@ -1,4 +1,5 @@
-"""Default collision handling (DESIGN.md section 4, webots-facts 2.1).
+"""Default collision handling (docs/simulation.md, "Default contacts";
+docs/webots-behaviour.md, "Collision and default contacts").
 
 For every candidate pair of `dSpaceCollide` the hook ``collide_hook(g1, g2)``
 (a plugin's webots_physics_collide) runs first: 0 -> default handling,

@@ -31,9 +31,6 @@ from engine.world import Node
 #: A world pose: position (3,) [m] and rotation (3, 3).
 Pose = tuple[np.ndarray, np.ndarray]
 
-#: The run modes a frame reports.
-MODES = ("realtime", "fast", "paused")
-
 #: The default contacts of a step as `ContactHandler.contact_arrays` gives them:
 #: pos (m, 3) [m], normal (m, 3), depth (m,) [m], force on Solid 1 (m, 3) [N] or
 #: None, Solid records 1 and 2 (sequences of m, None for a geom of no Solid).

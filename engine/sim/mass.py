@@ -80,11 +80,6 @@ def solid_mass(physics, leaves: list[Primitive], label: str, warn) -> ode.dMass:
     return m
 
 
-def mass_center(m: ode.dMass) -> np.ndarray:
-    """The centre of mass (3,) of ``m`` [m]."""
-    return np.asarray(m.c, dtype=np.float64)[:3].copy()
-
-
 def transformed(m: ode.dMass, R: np.ndarray, t: np.ndarray) -> ode.dMass:
     """A copy of ``m`` rotated by ``R`` (3, 3) then translated by ``t`` (3,)."""
     out = ode.dMass()

@@ -1,4 +1,5 @@
-"""`Simulation`: a world built into ODE objects and its step loop (DESIGN.md section 4).
+"""`Simulation`: a world built into ODE objects and its step loop
+(docs/simulation.md, "Step order").
 
 One ``step()`` (``dt = basicTimeStep / 1000`` s):
 

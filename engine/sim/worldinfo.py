@@ -1,4 +1,4 @@
-"""WorldInfo -> ODE world parameters (webots-facts 5.2).
+"""WorldInfo -> ODE world parameters (docs/webots-behaviour.md, "World files").
 
 gravity (a magnitude along -up: -Z in ENU, -Y in NUE and EUN), ERP (reset to
 0.2 outside [0, 1]), CFM (reset to 1e-5 when <= 0), basicTimeStep [ms]

@@ -1,6 +1,6 @@
 """Tree walks over world nodes: iteration, DEF lookup, structural equality, copy.
 
-`find_node_by_def` implements Webots' ``findNodeByDef`` (webots-facts 3.1): a
+`find_node_by_def` implements Webots' ``findNodeByDef`` (docs/webots-behaviour.md, "DEF lookup"): a
 pre-order depth-first search that tests the start node itself, then a joint's
 ``endPoint``, then ``children`` in order; it never enters boundingObject,
 physics, device fields, USE nodes or opaque nodes. `find_by_def_path` applies

@@ -61,7 +61,7 @@ def _build() -> dict[str, NodeSpec]:
 
 NODE_SPECS: dict[str, NodeSpec] = _build()
 
-# USE of these node types (and derived types) is forbidden (webots-facts 5.1)
+# USE of these node types (and derived types) is forbidden (docs/webots-behaviour.md, "World files")
 NO_USE_TYPES = ("Solid", "HingeJoint", "Hinge2Joint", "SliderJoint", "BallJoint",
                 "JointParameters", "HingeJointParameters", "BallJointParameters")
 JOINT_TYPES = ("HingeJoint", "Hinge2Joint", "SliderJoint", "BallJoint")

@@ -1,11 +1,12 @@
 """Build tests/reference/collision_matrix.json from ode_ref's recorded matrix.
 
 Run by hand (never at test time) from the repository root:
-``python3 tests/reference/make_collision_matrix.py /work/shared/ode_ref``.
+``python3 tests/reference/make_collision_matrix.py <ode_ref>``, where ``<ode_ref>``
+is the ODE reference harness (real ODE through ctypes, with its ``out/``).
 It copies ODE 0.16.2's contacts for every pair, placement and argument order
 and adds, per record, ``exact``: the exact-geometry deepest contact (depth,
 normal, first ray hit) computed by ode_ref's compare.py, used where ODE
-departs from the geometry (ode_ref README, quirk 15).
+departs from the geometry (docs/ode-behaviour.md).
 """
 
 from __future__ import annotations
@@ -33,4 +34,6 @@ def main(ode_ref: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/ode_ref")
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

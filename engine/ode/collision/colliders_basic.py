@@ -25,6 +25,7 @@ from engine.ode.collision.dispatch import register
 from engine.ode.collision.geom import Geom
 from engine.ode.constants import dBoxClass, dCapsuleClass, dPlaneClass, dSphereClass
 from engine.ode.kernels import detmath
+from engine.ode.kernels.vec import dot3
 
 __all__: list[str] = []
 
@@ -282,79 +283,75 @@ def capsule_sphere_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, length: flo
 
 
 @njit(cache=True, nogil=True)
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, nogil=True)
-def _closest_segment_points(a1: np.ndarray, a2: np.ndarray, b1: np.ndarray, b2: np.ndarray,
-                            cp1: np.ndarray, cp2: np.ndarray) -> None:
+def closest_segment_points(a1: np.ndarray, a2: np.ndarray, b1: np.ndarray, b2: np.ndarray,
+                           cp1: np.ndarray, cp2: np.ndarray) -> None:
     """Closest points cp1 on segment a1-a2 and cp2 on segment b1-b2 (all (3,)).
 
     Same feature order as ODE's dClosestLineSegmentPoints (Voronoi clipping):
     vertex-vertex pairs first, then edge-vertex, then edge-edge; parallel
-    segments resolve to an endpoint of at least one segment.
+    segments resolve to an endpoint of at least one segment. A zero-length
+    segment is a point: its edge cases are skipped.
     """
     da = a2 - a1
     db = b2 - b1
     a1b1 = b1 - a1
     # d_ak / d_bk: projections of the vertex-to-vertex vectors on each segment
-    da1 = _dot(da, a1b1)
-    db1 = _dot(db, a1b1)
+    da1 = dot3(da, a1b1)
+    db1 = dot3(db, a1b1)
     if da1 <= 0 and db1 >= 0:
         cp1[:] = a1
         cp2[:] = b1
         return
     a1b2 = b2 - a1
-    da2 = _dot(da, a1b2)
-    db2 = _dot(db, a1b2)
+    da2 = dot3(da, a1b2)
+    db2 = dot3(db, a1b2)
     if da2 <= 0 and db2 <= 0:
         cp1[:] = a1
         cp2[:] = b2
         return
     a2b1 = b1 - a2
-    da3 = _dot(da, a2b1)
-    db3 = _dot(db, a2b1)
+    da3 = dot3(da, a2b1)
+    db3 = dot3(db, a2b1)
     if da3 >= 0 and db3 >= 0:
         cp1[:] = a2
         cp2[:] = b1
         return
     a2b2 = b2 - a2
-    da4 = _dot(da, a2b2)
-    db4 = _dot(db, a2b2)
+    da4 = dot3(da, a2b2)
+    db4 = dot3(db, a2b2)
     if da4 >= 0 and db4 <= 0:
         cp1[:] = a2
         cp2[:] = b2
         return
-    # edge of A against a vertex of B (segments have non-zero length here)
-    la = _dot(da, da)
-    if da1 >= 0 and da3 <= 0:
+    # edge of A against a vertex of B
+    la = dot3(da, da)
+    if la > 0 and da1 >= 0 and da3 <= 0:
         k = da1 / la
-        if _dot(db, a1b1 - k * da) >= 0:
+        if dot3(db, a1b1 - k * da) >= 0:
             cp1[:] = a1 + k * da
             cp2[:] = b1
             return
-    if da2 >= 0 and da4 <= 0:
+    if la > 0 and da2 >= 0 and da4 <= 0:
         k = da2 / la
-        if _dot(db, a1b2 - k * da) <= 0:
+        if dot3(db, a1b2 - k * da) <= 0:
             cp1[:] = a1 + k * da
             cp2[:] = b2
             return
-    lb = _dot(db, db)
-    if db1 <= 0 and db2 >= 0:
+    lb = dot3(db, db)
+    if lb > 0 and db1 <= 0 and db2 >= 0:
         k = -db1 / lb
-        if _dot(da, -a1b1 - k * db) >= 0:
+        if dot3(da, -a1b1 - k * db) >= 0:
             cp1[:] = a1
             cp2[:] = b1 + k * db
             return
-    if db3 <= 0 and db4 >= 0:
+    if lb > 0 and db3 <= 0 and db4 >= 0:
         k = -db3 / lb
-        if _dot(da, -a2b1 - k * db) <= 0:
+        if dot3(da, -a2b1 - k * db) <= 0:
             cp1[:] = a2
             cp2[:] = b1 + k * db
             return
     # edge against edge: solve the 2x2 normal equations of the two lines
-    k = _dot(da, db)
+    k = dot3(da, db)
     det = la * lb - k * k
     if det <= 0:
         cp1[:] = a1
@@ -422,7 +419,7 @@ def capsule_capsule_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: float,
         a2[i] = p1[i] - ax1[i] * h1
         b1[i] = p2[i] + ax2[i] * h2
         b2[i] = p2[i] - ax2[i] * h2
-    _closest_segment_points(a1, a2, b1, b2, s1, s2)
+    closest_segment_points(a1, a2, b1, b2, s1, s2)
     n = _spheres(s1, r1, s2, r2, out[0])
     return out[:n]
 

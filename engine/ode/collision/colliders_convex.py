@@ -13,8 +13,8 @@ towards g1), depth > 0 is penetration, sides are -1.
 * convex-sphere, -box, -capsule, -cylinder, -convex: one contact (ODE 0.16.2
   returns one too, from libccd) from :mod:`gjk`: the exact penetration depth
   and direction (GJK on the cores, EPA when they overlap), at the midpoint of
-  the two deepest points. Where libccd departs from the exact geometry (ode_ref
-  README quirk 15) we give the exact answer; where the minimum translation is
+  the two deepest points. Where libccd departs from the exact geometry
+  (docs/ode-behaviour.md) we give the exact answer; where the minimum translation is
   not unique (two tip-to-tip convexes) the mean of the tied directions.
 * ray-convex: the geometric first hit (see docs/decisions/0006-ray-convex.md;
   ODE 0.16.2 misses faces not perpendicular to the ray): the entry point

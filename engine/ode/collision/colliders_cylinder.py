@@ -20,7 +20,7 @@ collider returns contact rows ``pos (3), normal (3), depth, side1, side2``
   face get the rim points 45 degrees apart lying over the other cap (8 for
   equal coaxial caps); otherwise one point halfway between the deepest
   points. ODE 0.16.2 uses libccd for cylinder-cylinder and capsule-cylinder
-  and departs from the exact geometry there (ode_ref README quirk 15).
+  and departs from the exact geometry there (docs/ode-behaviour.md).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ normal (3), depth, side1, side2`` with ``side1`` = the triangle index and
 serves the other argument order by swapping. Each triangle is a one-sided
 surface, not part of a solid, as in ODE (a shape whose centre is behind a
 triangle's plane gets no contact from it), so deep contacts follow the
-surface, not the solid's exact penetration (ode_ref quirk 15).
+surface, not the solid's exact penetration (docs/ode-behaviour.md).
 
 The triangles a shape touches are, as OPCODE's queries give them, those
 whose bounds overlap the shape's box and that overlap the shape itself

@@ -63,7 +63,8 @@ from those kept (among the points at least a quarter as deep as the
 deepest while there are any).
 
 **Against ODE 0.16.2.** Depths and normals follow the exact geometry where
-ODE departs from it (ode_ref README quirk 15: cylinder-trimesh oblique,
+ODE departs from it (docs/ode-behaviour.md, "Contacts that differ from the
+exact geometry": cylinder-trimesh oblique,
 convex-trimesh z_face and z_deep, trimesh-trimesh everywhere). Point counts
 differ: ODE's convex-trimesh (libccd) gives one point per triangle, here a
 face resting on a face gives its corners; trimesh-trimesh, as in ODE,

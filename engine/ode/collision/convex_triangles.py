@@ -16,7 +16,6 @@ from engine.ode.collision.mesh_surface import (
     _KEEP_POLY,
     _clip_poly,
     _cross_unit,
-    _dot,
     _ensure_full_depth,
     _keep_deepest,
     _prism_points,
@@ -27,6 +26,7 @@ from engine.ode.collision.mesh_surface import (
     _tri_min,
     admissible,
 )
+from engine.ode.kernels.vec import dot3
 
 
 # --------------------------------------------------------------------------
@@ -36,7 +36,7 @@ from engine.ode.collision.mesh_surface import (
 def _poly_min(Q: np.ndarray, d: np.ndarray) -> float:
     m = np.inf
     for i in range(Q.shape[0]):
-        m = min(m, _dot(d, Q[i]))
+        m = min(m, dot3(d, Q[i]))
     return m
 
 
@@ -88,7 +88,7 @@ def _poly_best_axis(Q: np.ndarray, P: np.ndarray, E: np.ndarray, V: np.ndarray,
     d = np.empty(3)
     for i in range(faces.shape[0]):
         d[:] = FN[faces[i]]
-        if _dot(d, d) > 0.5:
+        if dot3(d, d) > 0.5:
             _consider(V, T, FN, nb_ptr, nb_idx, t, d,
                       _tri_h(V, T, t, d) - _poly_min(Q, d), best)
     for f in range(P.shape[0]):
@@ -111,9 +111,9 @@ def _poly_chord(P: np.ndarray, p: np.ndarray, u: np.ndarray) -> float:
     """Distance from p (inside the polytope with planes P) along u to its boundary."""
     s = np.inf
     for f in range(P.shape[0]):
-        nu = _dot(P[f, :3], u)
+        nu = dot3(P[f, :3], u)
         if nu > 1e-12:
-            s = min(s, (P[f, 3] - _dot(P[f, :3], p)) / nu)
+            s = min(s, (P[f, 3] - dot3(P[f, :3], p)) / nu)
     return max(s, 0.0) if s < np.inf else 0.0
 
 
@@ -123,13 +123,13 @@ def _feature(pts: np.ndarray, npts: int, d: np.ndarray, lo: bool, tol: float) ->
     d.x within tol; count 3 means a face (more than two)."""
     ext = np.inf if lo else -np.inf
     for i in range(npts):
-        v = _dot(d, pts[i])
+        v = dot3(d, pts[i])
         ext = min(ext, v) if lo else max(ext, v)
     i0 = -1
     i1 = -1
     cnt = 0
     for i in range(npts):
-        v = _dot(d, pts[i])
+        v = dot3(d, pts[i])
         if abs(v - ext) <= tol:
             if cnt == 0:
                 i0 = i
@@ -157,8 +157,8 @@ def _witness(A: np.ndarray, na: int, B: np.ndarray, nb: int, d: np.ndarray, dept
     # only when the closest points face each other along d (the triangle may
     # hold just an end of the supporting edge: its own feature is then off)
     w = x - y
-    lat = w - _dot(w, d) * d
-    if _dot(lat, lat) > 1e-12 * (1.0 + _dot(w, w)):
+    lat = w - dot3(w, d) * d
+    if dot3(lat, lat) > 1e-12 * (1.0 + dot3(w, w)):
         return k
     return _put(out, k, 0.5 * (x + y), d, depth, s1, s2)
 
@@ -183,7 +183,7 @@ def convex_triangles_kernel(Q: np.ndarray, P: np.ndarray, E: np.ndarray, V: np.n
     m = 0
     for ti in range(tris.shape[0]):
         t = tris[ti]
-        if _dot(FN[t], FN[t]) < 0.5 or not _poly_touches_tri(Q, P, E, V, T, FN, t):
+        if dot3(FN[t], FN[t]) < 0.5 or not _poly_touches_tri(Q, P, E, V, T, FN, t):
             continue
         best = _poly_best_axis(Q, P, E, V, T, FN, nb_ptr, nb_idx, vt_ptr, vt_idx, t)
         if best[3] < np.inf:

@@ -25,7 +25,6 @@ from engine.ode.collision.mesh_surface import (
     _PER_TRI,
     _clip_poly,
     _cross_unit,
-    _dot,
     _ensure_full_depth,
     _prism_points,
     _put,
@@ -34,6 +33,7 @@ from engine.ode.collision.mesh_surface import (
     admissible,
 )
 from engine.ode.kernels import detmath
+from engine.ode.kernels.vec import dot3
 
 
 # --------------------------------------------------------------------------
@@ -42,8 +42,8 @@ from engine.ode.kernels import detmath
 @njit(cache=True, nogil=True)
 def _cyl_min(c: np.ndarray, a: np.ndarray, r: float, hl: float, d: np.ndarray) -> float:
     """min over the cylinder (centre c, unit axis a, radius r, half length hl) of d.x."""
-    an = _dot(a, d)
-    return _dot(c, d) - hl * abs(an) - r * math.sqrt(max(0.0, _dot(d, d) - an * an))
+    an = dot3(a, d)
+    return dot3(c, d) - hl * abs(an) - r * math.sqrt(max(0.0, dot3(d, d) - an * an))
 
 
 @njit(cache=True, nogil=True)
@@ -53,7 +53,7 @@ def _cyl_touches_tri(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.nd
     poly = np.empty((6, 3))
     for i in range(3):
         poly[i] = V[T[t, i]]
-    ca = _dot(a, c)
+    ca = dot3(a, c)
     tol = _EPS * max(1.0, r + hl)
     npts = _clip_poly(poly, 3, a, ca + hl + tol)
     npts = _clip_poly(poly, npts, -a, -ca + hl + tol)
@@ -67,30 +67,30 @@ def _cyl_touches_tri(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.nd
         # closest points of the line c + s a and segment [p, q]
         w = p - c
         e = q - p
-        ee = _dot(e, e)
-        ae = _dot(a, e)
+        ee = dot3(e, e)
+        ae = dot3(a, e)
         den = ee - ae * ae
         u = 0.0
         if den > 1e-30 * max(ee, 1e-30):
-            u = min(max((ae * _dot(a, w) - _dot(e, w)) / den, 0.0), 1.0)
+            u = min(max((ae * dot3(a, w) - dot3(e, w)) / den, 0.0), 1.0)
         x = w + u * e
-        s = _dot(a, x)
-        dist2 = _dot(x, x) - s * s
+        s = dot3(a, x)
+        dist2 = dot3(x, x) - s * s
         if dist2 <= rr:
             return True
     # the axis crossing the polygon's inside (the polygon lies in t's plane)
     if npts < 3:
         return False
     n = np.cross(V[T[t, 1]] - V[T[t, 0]], V[T[t, 2]] - V[T[t, 0]])
-    an = _dot(n, a)
+    an = dot3(n, a)
     if abs(an) < 1e-300:
         return False
-    s = _dot(n, poly[0] - c) / an
+    s = dot3(n, poly[0] - c) / an
     x = c + s * a
     sign = 0.0
     for i in range(npts):
         cr = np.cross(poly[(i + 1) % npts] - poly[i], x - poly[i])
-        v = _dot(cr, n)
+        v = dot3(cr, n)
         if v * sign < 0.0:
             return False
         if v != 0.0:
@@ -171,7 +171,7 @@ def _compass(V: np.ndarray, T: np.ndarray, FN: np.ndarray, nb_ptr: np.ndarray,
             q[0] = n[0] + step * (ct * tx + st * ux)
             q[1] = n[1] + step * (ct * ty + st * uy)
             q[2] = n[2] + step * (ct * tz + st * uz)
-            ql = math.sqrt(_dot(q, q))
+            ql = math.sqrt(dot3(q, q))
             q[0], q[1], q[2] = q[0] / ql, q[1] / ql, q[2] / ql
             val = _cyl_val(V, T, t, c, a, r, hl, q)
             if val < v and admissible(V, T, FN, nb_ptr, nb_idx, t, q):
@@ -213,7 +213,7 @@ def _cyl_best_axis(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.ndar
     # face normals around t and the cylinder's axis
     for i in range(faces.shape[0]):
         d[:] = FN[faces[i]]
-        if _dot(d, d) > 0.5:
+        if dot3(d, d) > 0.5:
             _consider(V, T, FN, nb_ptr, nb_idx, t, d, _cyl_val(V, T, t, c, a, r, hl, d), best)
     for sg in (1.0, -1.0):
         d[:] = sg * a
@@ -241,21 +241,21 @@ def _cyl_best_axis(c: np.ndarray, a: np.ndarray, r: float, hl: float, V: np.ndar
             for cc in range(3):
                 if T[f0, cc] != edges[i, 0] and T[f0, cc] != edges[i, 1]:
                     third = T[f0, cc]
-            if _dot(w, V[third] - V[edges[i, 0]]) > 0.0:
+            if dot3(w, V[third] - V[edges[i, 0]]) > 0.0:
                 w[:] = -w
-        cosang = min(1.0, max(-1.0, _dot(u, w)))
+        cosang = min(1.0, max(-1.0, dot3(u, w)))
         ang = detmath.acos(cosang)
         if ang < 1e-6 or ang > math.pi - 1e-6:
             continue
         # orthonormal pair spanning the arc from u towards w
         v2 = w - cosang * u
-        v2 = v2 / math.sqrt(_dot(v2, v2))
+        v2 = v2 / math.sqrt(dot3(v2, v2))
         _arc_min(V, T, FN, nb_ptr, nb_idx, t, c, a, r, hl, u, v2, ang, best)
     # vertices: the outward radial direction of each corner and sampled directions
     for cc in range(3):
         x = V[T[t, cc]] - c
-        x = x - _dot(x, a) * a
-        ln = math.sqrt(_dot(x, x))
+        x = x - dot3(x, a) * a
+        ln = math.sqrt(dot3(x, x))
         if ln > 1e-12:
             d[:] = -x / ln
             _consider(V, T, FN, nb_ptr, nb_idx, t, d, _cyl_val(V, T, t, c, a, r, hl, d), best)
@@ -283,8 +283,8 @@ def _cyl_chord(c: np.ndarray, a: np.ndarray, r: float, hl: float, p: np.ndarray,
                u: np.ndarray) -> float:
     """Distance from p (inside the cylinder) along unit u to its surface."""
     x = p - c
-    xa = _dot(x, a)
-    ua = _dot(u, a)
+    xa = dot3(x, a)
+    ua = dot3(u, a)
     s = np.inf
     if ua > 1e-12:
         s = (hl - xa) / ua
@@ -293,10 +293,10 @@ def _cyl_chord(c: np.ndarray, a: np.ndarray, r: float, hl: float, p: np.ndarray,
     # side: |x_perp + s u_perp| = r, the positive root
     xp = x - xa * a
     up = u - ua * a
-    aa = _dot(up, up)
+    aa = dot3(up, up)
     if aa > 1e-18:
-        bb = _dot(xp, up)
-        cc = _dot(xp, xp) - r * r
+        bb = dot3(xp, up)
+        cc = dot3(xp, xp) - r * r
         disc = bb * bb - aa * cc
         if disc >= 0.0:
             s = min(s, (-bb + math.sqrt(disc)) / aa)
@@ -314,7 +314,7 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
     :func:`build_topology`). Normals point from the mesh into the cylinder;
     side1 -1, side2 the triangle."""
     a = np.ascontiguousarray(R[:, 2]).copy()
-    a = a / math.sqrt(_dot(a, a))
+    a = a / math.sqrt(dot3(a, a))
     hl = 0.5 * length
     r = radius
     # inscribed prism standing for the side in the clip of the triangle
@@ -325,7 +325,7 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
         _cross_unit(a, np.array([0.0, 1.0, 0.0]), e1)
     e2 = np.cross(a, e1)
     planes = np.empty((_NRIM + 2, 4))
-    ca = _dot(a, c)
+    ca = dot3(a, c)
     planes[0, :3] = a
     planes[0, 3] = ca + hl
     planes[1, :3] = -a
@@ -335,7 +335,7 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
         th = 2.0 * math.pi * (i + 0.5) / _NRIM
         nrm = detmath.cos(th) * e1 + detmath.sin(th) * e2
         planes[2 + i, :3] = nrm
-        planes[2 + i, 3] = _dot(nrm, c) + rin
+        planes[2 + i, 3] = dot3(nrm, c) + rin
     poly = np.empty((3 + _NRIM + 4, 3))
     tv = np.empty((3, 3))
     rim = np.empty((2 * _NRIM, 3))
@@ -344,7 +344,7 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
     m = 0
     for ti in range(tris.shape[0]):
         t = tris[ti]
-        if _dot(FN[t], FN[t]) < 0.5 or not _cyl_touches_tri(c, a, r, hl, V, T, t):
+        if dot3(FN[t], FN[t]) < 0.5 or not _cyl_touches_tri(c, a, r, hl, V, T, t):
             continue
         best = _cyl_best_axis(c, a, r, hl, V, T, FN, nb_ptr, nb_idx, vt_ptr, vt_idx, t)
         if best[3] < np.inf:
@@ -386,9 +386,9 @@ def cylinder_triangles_kernel(c: np.ndarray, R: np.ndarray, radius: float, lengt
             s = min(_cyl_chord(c, a, r, hl, poly[ip], -d), depth)
             k = _put(out, k, poly[ip] - 0.5 * s * d, d, s, -1, t)
         # rim polygons starting at the rim point deepest along -d, and side lines
-        an = _dot(a, d)
+        an = dot3(a, d)
         wv = -(d - an * a)
-        wl = math.sqrt(_dot(wv, wv))
+        wl = math.sqrt(dot3(wv, wv))
         if wl > 1e-9:
             wv = wv / wl
         else:

@@ -141,26 +141,6 @@ def to_contact_geoms(rows: np.ndarray, g1: Geom, g2: Geom) -> list[dContactGeom]
     return out
 
 
-def collide_rows(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
-    """Contact rows of (g1, g2) from the table, or none if the pair has no collider."""
-    mode, fn = resolve(g1.CLASS, g2.CLASS)
-    if mode == _BUILTIN:
-        return fn(g1, g2, max_contacts)
-    if mode == _BUILTIN_SWAPPED:
-        return swap_rows(fn(g2, g1, max_contacts))
-    if mode == _NONE:
-        return NO_CONTACTS
-    # a user override: the built-in entry, if any
-    key = (g1.CLASS, g2.CLASS)
-    fn = COLLIDERS.get(key)
-    if fn is not None:
-        return fn(g1, g2, max_contacts)
-    fn = COLLIDERS.get((key[1], key[0]))
-    if fn is not None:
-        return swap_rows(fn(g2, g1, max_contacts))
-    return NO_CONTACTS
-
-
 def _checked(o1, o2, max_contacts) -> tuple[Geom, Geom, int]:
     g1 = geom_of(o1, "dCollide", "o1")
     g2 = geom_of(o2, "dCollide", "o2")

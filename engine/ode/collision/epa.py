@@ -30,11 +30,11 @@ from engine.ode.collision.support_shapes import (
     _OPEN,
     _SAME_NORMAL,
     _TIE_REL,
-    _dot,
     _minkowski,
     support,
 )
 from engine.ode.kernels import detmath
+from engine.ode.kernels.vec import dot3
 
 
 # ----------------------------------------------------------------------------- EPA
@@ -111,10 +111,10 @@ def _set_face(V: np.ndarray, FI: np.ndarray, FP: np.ndarray, g: int, i: int, j: 
     FI[g, 0], FI[g, 1], FI[g, 2] = i, j, k
     FI[g, 6] = _OPEN
     nrm = np.cross(V[j] - V[i], V[k] - V[i])
-    ln = math.sqrt(_dot(nrm, nrm))
+    ln = math.sqrt(dot3(nrm, nrm))
     if ln > 0.0:
         FP[g, 0:3] = nrm / ln
-        FP[g, 3] = _dot(FP[g, 0:3], V[i])
+        FP[g, 3] = dot3(FP[g, 0:3], V[i])
     else:
         FP[g, 0:3] = 0.0
         FP[g, 3] = np.inf
@@ -125,7 +125,7 @@ def _tetrahedron(V: np.ndarray, FI: np.ndarray, FP: np.ndarray) -> None:
     """Faces 0..3 of the tetrahedron V[:4], wound outwards, with their neighbours."""
     for l in range(4):
         i, j, k = (l + 1) % 4, (l + 2) % 4, (l + 3) % 4
-        if _dot(np.cross(V[j] - V[i], V[k] - V[i]), V[l] - V[i]) > 0.0:
+        if dot3(np.cross(V[j] - V[i], V[k] - V[i]), V[l] - V[i]) > 0.0:
             j, k = k, j
         _set_face(V, FI, FP, l, i, j, k)
     for g in range(4):
@@ -234,11 +234,11 @@ def _witness(V: np.ndarray, VA: np.ndarray, VB: np.ndarray, FI: np.ndarray,
     v0 = V[j] - V[i]
     v1 = V[k] - V[i]
     v2 = FP[f, 3] * FP[f, 0:3] - V[i]
-    d00 = _dot(v0, v0)
-    d01 = _dot(v0, v1)
-    d11 = _dot(v1, v1)
-    d20 = _dot(v2, v0)
-    d21 = _dot(v2, v1)
+    d00 = dot3(v0, v0)
+    d01 = dot3(v0, v1)
+    d11 = dot3(v1, v1)
+    d20 = dot3(v2, v0)
+    d21 = dot3(v2, v1)
     den = d00 * d11 - d01 * d01
     lv = 0.0
     lw = 0.0
@@ -278,8 +278,8 @@ def epa(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: float,
     VB[:n] = WB[:n]
     size = 1e-9
     for i in range(n):
-        size = max(size, math.sqrt(_dot(V[i], V[i])))
-    size = max(size, math.sqrt(_dot(posa - posb, posa - posb)))
+        size = max(size, math.sqrt(dot3(V[i], V[i])))
+    size = max(size, math.sqrt(dot3(posa - posb, posa - posb)))
     tol = _EPA_REL * size
     direction = np.zeros(3)
     nv = _blow_up(ka, pa, posa, Ra, ma, kb, pb, posb, Rb, mb, V, VA, VB, n, tol, direction)
@@ -316,7 +316,7 @@ def epa(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: float,
         last = FP[f, 3]
         _minkowski(ka, pa, posa, Ra, ma, kb, pb, posb, Rb, mb, FP[f, 0], FP[f, 1],
                    FP[f, 2], V, VA, VB, nv)
-        h = _dot(FP[f, 0:3], V[nv])
+        h = dot3(FP[f, 0:3], V[nv])
         if h < upper:
             upper = h
             ub[0:3] = FP[f, 0:3]
@@ -364,16 +364,16 @@ def _epa_result(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: f
             continue
         new = True
         for r in range(nd):
-            if _dot(FP[g, 0:3], FP[tied[r], 0:3]) > 1.0 - _SAME_NORMAL:
+            if dot3(FP[g, 0:3], FP[tied[r], 0:3]) > 1.0 - _SAME_NORMAL:
                 new = False             # the same minimum: keep the nearer face
                 if FP[g, 3] < FP[tied[r], 3]:
                     tied[r] = g
-                    score[r] = _dot(FP[g, 0:3], c)
+                    score[r] = dot3(FP[g, 0:3], c)
         if new and nd < 8:
             tied[nd] = g
-            score[nd] = _dot(FP[g, 0:3], c)
+            score[nd] = dot3(FP[g, 0:3], c)
             nd += 1
-    centred = _dot(c, c) <= tie * tie   # concentric: no line to rank by
+    centred = dot3(c, c) <= tie * tie   # concentric: no line to rank by
     for r in range(nd):
         if best < 0:
             best = r
@@ -387,10 +387,10 @@ def _epa_result(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: f
     mean = np.zeros(3)
     nm = 0
     for r in range(nd):
-        if not centred and score[r] >= score[best] - tie * (1.0 + math.sqrt(_dot(c, c))):
+        if not centred and score[r] >= score[best] - tie * (1.0 + math.sqrt(dot3(c, c))):
             mean += FP[tied[r], 0:3]
             nm += 1
-    ln = math.sqrt(_dot(mean, mean))
+    ln = math.sqrt(dot3(mean, mean))
     if nm < 2 or ln < 1e-6:
         f = tied[best]
         out[0] = max(FP[f, 3], 0.0)
@@ -417,7 +417,7 @@ def _touch_witness(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma
     face: the closest points of A and B moved by the depth (plus 1e-6 of the
     size) along n, moved back. Left as they are if GJK finds the moved shapes
     overlapping."""
-    size = max(math.sqrt(_dot(posb - posa, posb - posa)), out[0], 1e-9)
+    size = max(math.sqrt(dot3(posb - posa, posb - posa)), out[0], 1e-9)
     t = out[0] + 1e-6 * size
     moved = posb + t * out[1:4]
     W = np.empty((5, 3))

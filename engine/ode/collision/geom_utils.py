@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
-from engine.ode.collision.colliders_basic import box_box_core
+from engine.ode.collision.colliders_basic import box_box_core, closest_segment_points
 from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.collision.space import Space, space_of
 from engine.ode.errors import ODEError
@@ -37,81 +37,6 @@ _INT_SIZE = 4   # sizeof(int): the data size of the merge-contacts codes
 
 
 # ----------------------------------------------------------------------------- segments
-@njit(cache=True, nogil=True)
-def _dot3(a: np.ndarray, b: np.ndarray) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, nogil=True)
-def closest_segment_points(a1: np.ndarray, a2: np.ndarray, b1: np.ndarray, b2: np.ndarray,
-                           cp1: np.ndarray, cp2: np.ndarray) -> None:
-    """Closest points cp1 on segment a1-a2 and cp2 on b1-b2 (all (3,)), written
-    into ``cp1``/``cp2``; zero-length segments allowed.
-
-    Features are tried in ODE's order: the four endpoint pairs, an endpoint of
-    B against the inside of A, an endpoint of A against the inside of B, then
-    the two insides. A candidate (p on A, q on B) is the answer when neither
-    point can slide along its segment to get closer: with v = q - p, an end
-    point at a1 (a2) needs da.v <= 0 (>= 0) and one at b1 (b2) needs
-    db.v >= 0 (<= 0); an inner point needs nothing (v is perpendicular).
-    """
-    da = a2 - a1
-    db = b2 - b1
-    la = _dot3(da, da)
-    lb = _dot3(db, db)
-    # end points, with the sign their slide test carries
-    ends_a = (a1, a2)
-    ends_b = (b1, b2)
-    sign_a = (-1.0, 1.0)
-    sign_b = (1.0, -1.0)
-    for i in range(2):
-        for j in range(2):
-            v = ends_b[j] - ends_a[i]
-            if sign_a[i] * _dot3(da, v) >= 0 and sign_b[j] * _dot3(db, v) >= 0:
-                cp1[:] = ends_a[i]
-                cp2[:] = ends_b[j]
-                return
-    # an end of B facing the inside of A: its projection lies between a1 and
-    # a2, and the offset n from the foot point must not shrink along B
-    if la > 0:
-        for j in range(2):
-            t1 = _dot3(da, ends_b[j] - a1)
-            if t1 >= 0 and _dot3(da, ends_b[j] - a2) <= 0:
-                k = t1 / la
-                n = (ends_b[j] - a1) - k * da
-                if sign_b[j] * _dot3(db, n) >= 0:
-                    cp1[:] = a1 + k * da
-                    cp2[:] = ends_b[j]
-                    return
-    # an end of A facing the inside of B, likewise
-    if lb > 0:
-        for i in range(2):
-            t1 = _dot3(db, ends_a[i] - b1)
-            if t1 >= 0 and _dot3(db, ends_a[i] - b2) <= 0:
-                k = t1 / lb
-                n = (ends_a[i] - b1) - k * db
-                if -sign_a[i] * _dot3(da, n) >= 0:
-                    cp1[:] = ends_a[i]
-                    cp2[:] = b1 + k * db
-                    return
-    # inside against inside: the 2x2 normal equations of the two lines,
-    # alpha da - beta db = (b1 - a1) projected on da and db
-    c = _dot3(da, db)
-    det = la * lb - c * c
-    if det <= 0:
-        cp1[:] = a1
-        cp2[:] = b1
-        return
-    inv = 1.0 / det
-    w = b1 - a1
-    ra = _dot3(da, w)
-    rb = _dot3(db, w)
-    alpha = (lb * ra - c * rb) * inv
-    beta = (c * ra - la * rb) * inv
-    cp1[:] = a1 + alpha * da
-    cp2[:] = b1 + beta * db
-
-
 def dClosestLineSegmentPoints(a1, a2, b1, b2) -> tuple[np.ndarray, np.ndarray]:
     """Closest points (cp1 on segment a1-a2, cp2 on b1-b2), each (3,) m.
 

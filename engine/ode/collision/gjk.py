@@ -111,12 +111,12 @@ from engine.ode.collision.support_shapes import (
     SEGMENT,
     SPHERE,
     TRIANGLE,
-    _dot,
     local_support,
     margin,
     support,
     support_value,
 )
+from engine.ode.kernels.vec import dot3
 
 
 # ----------------------------------------------------------------------------- query
@@ -153,15 +153,15 @@ def query(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray,
         if status == _EPA_LINE or status == _EPA_POINT:
             if status == _EPA_POINT:
                 d[:] = 0.0
-            d = c - _dot(c, d) * d              # the part of A->B across the line
-            if _dot(d, d) < 1e-24:
+            d = c - dot3(c, d) * d              # the part of A->B across the line
+            if dot3(d, d) < 1e-24:
                 d = np.cross(out[1:4], np.array([1.0, 0.0, 0.0]))
-                if _dot(d, d) < 1e-24:
+                if dot3(d, d) < 1e-24:
                     d = np.cross(out[1:4], np.array([0.0, 1.0, 0.0]))
-                if _dot(d, d) < 1e-24:
+                if dot3(d, d) < 1e-24:
                     d = np.array([0.0, 0.0, 1.0])
-            d = d / math.sqrt(_dot(d, d))
-        elif _dot(d, c) < 0.0:
+            d = d / math.sqrt(dot3(d, d))
+        elif dot3(d, c) < 0.0:
             d = -d
         out[0] = 0.0
         out[1:4] = d

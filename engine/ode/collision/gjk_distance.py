@@ -17,11 +17,11 @@ from engine.ode.collision.support_shapes import (
     _GJK_ITERS,
     _GJK_REL,
     _TOUCH_REL,
-    _dot,
     _minkowski,
     support,
 )
 from engine.ode.kernels import detmath
+from engine.ode.kernels.vec import dot3
 
 
 # ----------------------------------------------------------------------------- GJK
@@ -143,7 +143,7 @@ def _reduce(W: np.ndarray, WA: np.ndarray, WB: np.ndarray, lam: np.ndarray, n: i
     # vertex (all of them when it is flat: the signs are then noise)
     scale = 0.0
     for i in range(4):
-        scale = max(scale, _dot(W[i], W[i]))
+        scale = max(scale, dot3(W[i], W[i]))
     scale = math.sqrt(scale)
     best = np.inf
     bf = -1
@@ -158,7 +158,7 @@ def _reduce(W: np.ndarray, WA: np.ndarray, WB: np.ndarray, lam: np.ndarray, n: i
         sp = -(nrm[0] * W[i, 0] + nrm[1] * W[i, 1] + nrm[2] * W[i, 2])
         sd = (nrm[0] * (W[f, 0] - W[i, 0]) + nrm[1] * (W[f, 1] - W[i, 1])
               + nrm[2] * (W[f, 2] - W[i, 2]))
-        if sp * sd > 0.0 and abs(sd) > 1e-9 * scale * math.sqrt(_dot(nrm, nrm)):
+        if sp * sd > 0.0 and abs(sd) > 1e-9 * scale * math.sqrt(dot3(nrm, nrm)):
             continue
         inside = False
         la, lb, lc = _closest_triangle(W, i, j, k)
@@ -184,9 +184,9 @@ def _closest_point(W: np.ndarray, lam: np.ndarray, n: int) -> tuple:
     the shapes nearly touch)."""
     if n == 3:
         nrm = np.cross(W[1] - W[0], W[2] - W[0])
-        ln = math.sqrt(_dot(nrm, nrm))
+        ln = math.sqrt(dot3(nrm, nrm))
         if ln > 0.0:
-            t = _dot(W[0], nrm) / (ln * ln)
+            t = dot3(W[0], nrm) / (ln * ln)
             return t * nrm[0], t * nrm[1], t * nrm[2]
     v0 = v1 = v2 = 0.0
     for i in range(n):
@@ -292,13 +292,13 @@ def _polish(ka: int, pa: np.ndarray, posa: np.ndarray, Ra: np.ndarray, ma: float
         ax = np.zeros(3)
         ax[k] = 1.0
         t1 = np.cross(n, ax)
-        t1 /= math.sqrt(_dot(t1, t1))
+        t1 /= math.sqrt(dot3(t1, t1))
         t2 = np.cross(n, t1)
         gained = False
         for j in range(8):
             th = turn + j * math.pi / 4.0
             m[:] = n + step * (detmath.cos(th) * t1 + detmath.sin(th) * t2)
-            m /= math.sqrt(_dot(m, m))
+            m /= math.sqrt(dot3(m, m))
             gm = _gap(ka, pa, posa, Ra, ma, kb, pb, posb, Rb, mb, m)
             if gm > gap:
                 gap = gm

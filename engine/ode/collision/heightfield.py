@@ -136,21 +136,6 @@ class HeightfieldData:
             raw = flat[xi[:, None] + zi[None, :] * self.width_samples].astype(np.float64)
         return raw * self.scale + self.offset
 
-    def height_at(self, x: float, z: float) -> float:
-        """Height (m) of the triangulated surface at local (x, z), origin at
-        the grid centre (clamped to the border samples outside a finite field)."""
-        u = (x + self.half_width) * self.inv_sample_width
-        v = (z + self.half_depth) * self.inv_sample_depth
-        ix = math.floor(u)
-        iz = math.floor(v)
-        fx = u - ix
-        fz = v - iz
-        h = self.grid(ix, ix + 1, iz, iz + 1)
-        # the cell's diagonal runs from sample (ix + 1, iz) to (ix, iz + 1)
-        if fx + fz <= 1.0:
-            return float(h[0, 0] + (h[1, 0] - h[0, 0]) * fx + (h[0, 1] - h[0, 0]) * fz)
-        return float(h[1, 1] + (h[1, 0] - h[1, 1]) * (1.0 - fz) + (h[0, 1] - h[1, 1]) * (1.0 - fx))
-
     def __repr__(self) -> str:
         state = "" if self.alive else " destroyed"
         return (f"<heightfield data {self.width_samples}x{self.depth_samples}"

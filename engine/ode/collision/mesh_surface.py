@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.kernels.detlinalg import norm
+from engine.ode.kernels.vec import dot3
 
 #: Relative tolerance of the admissibility test (d.(w - v) <= tol |w - v|).
 _ADM_TOL = 1e-7
@@ -118,18 +119,13 @@ def triangle_mesh_arrays(vertices: np.ndarray, triangles: np.ndarray) -> tuple:
 # small vector helpers
 # --------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, nogil=True)
 def _cross_unit(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
     """out = a x b normalised; False (out untouched) if a, b are parallel."""
     x = a[1] * b[2] - a[2] * b[1]
     y = a[2] * b[0] - a[0] * b[2]
     z = a[0] * b[1] - a[1] * b[0]
     ln = math.sqrt(x * x + y * y + z * z)
-    if ln <= 1e-12 * math.sqrt(_dot(a, a) * _dot(b, b)) or ln == 0.0:
+    if ln <= 1e-12 * math.sqrt(dot3(a, a) * dot3(b, b)) or ln == 0.0:
         return False
     out[0] = x / ln
     out[1] = y / ln
@@ -164,19 +160,19 @@ def admissible(V: np.ndarray, T: np.ndarray, FN: np.ndarray, nb_ptr: np.ndarray,
     """Whether the unit direction d (3,) may push a shape out of the mesh
     through triangle t: not behind t, and t's vertex furthest along d (any
     of them on a tie) is a local maximum of d.x over its mesh neighbours."""
-    if _dot(d, FN[t]) < -1e-9 or _dot(d, d) < 0.5:
+    if dot3(d, FN[t]) < -1e-9 or dot3(d, d) < 0.5:
         return False
     h = -np.inf
     scale = 0.0
     for c in range(3):
         v = V[T[t, c]]
-        h = max(h, _dot(d, v))
+        h = max(h, dot3(d, v))
         for j in range(3):
             scale = max(scale, abs(v[j] - V[T[t, (c + 1) % 3], j]))
     for c in range(3):
         vi = T[t, c]
         v = V[vi]
-        if _dot(d, v) < h - 1e-9 * max(scale, 1e-12):
+        if dot3(d, v) < h - 1e-9 * max(scale, 1e-12):
             continue
         ok = True
         for j in range(nb_ptr[vi], nb_ptr[vi + 1]):
@@ -241,13 +237,13 @@ def _ring(T: np.ndarray, vt_ptr: np.ndarray, vt_idx: np.ndarray, t: int) -> tupl
 @njit(cache=True, nogil=True)
 def _tri_h(V: np.ndarray, T: np.ndarray, t: int, d: np.ndarray) -> float:
     """max over the corners of triangle t of d.x."""
-    return max(_dot(d, V[T[t, 0]]), max(_dot(d, V[T[t, 1]]), _dot(d, V[T[t, 2]])))
+    return max(dot3(d, V[T[t, 0]]), max(dot3(d, V[T[t, 1]]), dot3(d, V[T[t, 2]])))
 
 
 @njit(cache=True, nogil=True)
 def _tri_min(V: np.ndarray, T: np.ndarray, t: int, d: np.ndarray) -> float:
     """min over the corners of triangle t of d.x."""
-    return min(_dot(d, V[T[t, 0]]), min(_dot(d, V[T[t, 1]]), _dot(d, V[T[t, 2]])))
+    return min(dot3(d, V[T[t, 0]]), min(dot3(d, V[T[t, 1]]), dot3(d, V[T[t, 2]])))
 
 
 # --------------------------------------------------------------------------
@@ -264,8 +260,8 @@ def _clip_poly(poly: np.ndarray, npts: int, n: np.ndarray, off: float) -> int:
     for i in range(npts):
         a = poly[i]
         b = poly[(i + 1) % npts]
-        da = _dot(n, a) - off
-        db = _dot(n, b) - off
+        da = dot3(n, a) - off
+        db = dot3(n, b) - off
         if da <= 0.0:
             tmp[k] = a
             k += 1
@@ -283,8 +279,8 @@ def _clip_seg(p: np.ndarray, q: np.ndarray, lo_hi: np.ndarray, n: np.ndarray,
               off: float) -> bool:
     """Shrink the parameter range lo_hi (2,) of segment p + s (q - p) to
     n.x <= off; False when it becomes empty."""
-    dp = _dot(n, p) - off
-    dq = _dot(n, q) - off
+    dp = dot3(n, p) - off
+    dq = dot3(n, q) - off
     if dp > 0.0 and dq > 0.0:
         return False
     if dp > 0.0:
@@ -300,21 +296,21 @@ def _seg_closest(p1: np.ndarray, q1: np.ndarray, p2: np.ndarray, q2: np.ndarray)
     d1 = q1 - p1
     d2 = q2 - p2
     r = p1 - p2
-    a = _dot(d1, d1)
-    e = _dot(d2, d2)
-    f = _dot(d2, r)
+    a = dot3(d1, d1)
+    e = dot3(d2, d2)
+    f = dot3(d2, r)
     if a <= 1e-30 and e <= 1e-30:
         return p1.copy(), p2.copy()
     if a <= 1e-30:
         s = 0.0
         tt = min(max(f / e, 0.0), 1.0)
     else:
-        c = _dot(d1, r)
+        c = dot3(d1, r)
         if e <= 1e-30:
             tt = 0.0
             s = min(max(-c / a, 0.0), 1.0)
         else:
-            b = _dot(d1, d2)
+            b = dot3(d1, d2)
             den = a * e - b * b
             s = min(max((b * f - c * e) / den, 0.0), 1.0) if den > 1e-30 * a * e else 0.0
             tt = (b * s + f) / e
@@ -338,7 +334,7 @@ def _prism_points(V: np.ndarray, T: np.ndarray, FN: np.ndarray, t: int, d: np.nd
     points written with depth = distance to t along d (<= maxdepth +
     tolerance). Returns the new row count."""
     n = FN[t]
-    nd = _dot(n, d)
+    nd = dot3(n, d)
     if nd <= 1e-6:
         return k
     v0 = V[T[t, 0]]
@@ -349,7 +345,7 @@ def _prism_points(V: np.ndarray, T: np.ndarray, FN: np.ndarray, t: int, d: np.nd
     tol = _EPS * max(scale, 1e-12)
     rng = np.array([0.0, 1.0])
     # behind the triangle's plane
-    if not _clip_seg(p, q, rng, n, _dot(n, v0) + tol):
+    if not _clip_seg(p, q, rng, n, dot3(n, v0) + tol):
         return k
     m = np.empty(3)
     for sweep in range(2 if both else 1):
@@ -361,15 +357,15 @@ def _prism_points(V: np.ndarray, T: np.ndarray, FN: np.ndarray, t: int, d: np.nd
             # side plane through edge (a, b) containing u; outward = away from the third corner
             if not _cross_unit(e, u, m):
                 continue
-            if _dot(m, V[T[t, (c + 2) % 3]] - a) > 0.0:
+            if dot3(m, V[T[t, (c + 2) % 3]] - a) > 0.0:
                 m = -m
-            if not _clip_seg(p, q, rng, m, _dot(m, a) + tol):
+            if not _clip_seg(p, q, rng, m, dot3(m, a) + tol):
                 return k
     for i in range(2):
         if i == 1 and rng[1] - rng[0] <= 1e-12:
             break
         x = p + rng[i] * (q - p)
-        s = (_dot(n, v0) - _dot(n, x)) / nd
+        s = (dot3(n, v0) - dot3(n, x)) / nd
         if s < -tol or s > maxdepth + 1e-7 * max(scale, 1.0):
             continue
         k = _put(out, k, x + 0.5 * s * d, nrm, min(s, maxdepth), s1, s2)
@@ -411,9 +407,9 @@ def _ensure_full_depth(out: np.ndarray, k0: int, k: int, poly: np.ndarray, npts:
     if npts > 0:
         j = 0
         for i in range(npts):
-            if _dot(d, poly[i]) > _dot(d, poly[j]):
+            if dot3(d, poly[i]) > dot3(d, poly[j]):
                 j = i
-        if _dot(d, poly[j]) >= ht - 1e-9 * (1.0 + abs(ht)):
+        if dot3(d, poly[j]) >= ht - 1e-9 * (1.0 + abs(ht)):
             return k
         return _put(out, k, poly[j] - 0.5 * depth * d, d, depth, s1, s2)
     if best >= 0:

@@ -2,8 +2,7 @@
 
 Each is a :class:`~engine.ode.collision.space.Space` whose
 :meth:`pairs_of` finds the pairs with its own structure (the hash space
-uses the broad phase's sweep, faster here than the hash grid of
-:func:`hash_pairs`, which is kept and tested for equality). The pairs
+uses the broad phase's sweep, faster here than a hash grid). The pairs
 are always exactly those of the simple space (ODE's rules: both enabled,
 not on the same body, category/collide bits match one way or the other,
 AABBs overlap with touching counting), as ``(k, 2)`` int64 indices
@@ -36,10 +35,6 @@ from engine.ode.constants import (
     dSweepAndPruneSpaceClass,
 )
 from engine.ode.errors import ODEError
-
-#: Cell coordinates beyond this (in cells) are not hashed: such a box is treated
-#: as a big box and tested against every other one (exact integers in a float).
-_MAX_CELL = 2.0**52
 
 #: Deepest quadtree accepted (4**depth blocks, as ODE allocates them).
 QUADTREE_MAX_DEPTH = 20
@@ -91,138 +86,6 @@ def _finite_box(aabb, i) -> bool:
 
 
 # ----------------------------------------------------------------------------- hash space
-@njit(cache=True, nogil=True)
-def _find_level(aabb, i) -> int:
-    """Smallest level L with 2**L >= the box's largest side (ODE's findLevel)."""
-    q = 0.0
-    for a in range(3):
-        side = aabb[i, 2 * a + 1] - aabb[i, 2 * a]
-        if side > q:
-            q = side
-    if q <= 0.0:
-        return -1074  # a point: any level fits; the caller clamps to minlevel
-    return math.frexp(q)[1]
-
-
-@njit(cache=True, nogil=True)
-def _cell_key(level, cx, cy, cz) -> np.int64:
-    """A 64-bit mix of a cell's level and coordinates (collisions are checked)."""
-    h = np.uint64(level + 4096) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(cx) * np.uint64(0xC2B2AE3D27D4EB4F)
-    h = (h << np.uint64(31)) | (h >> np.uint64(33))
-    h ^= np.uint64(cy) * np.uint64(0x165667B19E3779F9)
-    h = (h << np.uint64(29)) | (h >> np.uint64(35))
-    h ^= np.uint64(cz) * np.uint64(0x27D4EB2F165667C5)
-    return np.int64(h >> np.uint64(1))
-
-
-@njit(cache=True, nogil=True)
-def _cell_range(aabb, i, level, lo, hi) -> bool:
-    """Cells covered by box ``i`` at ``level`` into lo/hi (3,) int64; False if
-    they are too far out to be hashed."""
-    size = math.ldexp(1.0, level)
-    for a in range(3):
-        fl = math.floor(aabb[i, 2 * a] / size)
-        fh = math.floor(aabb[i, 2 * a + 1] / size)
-        if not (-_MAX_CELL < fl < _MAX_CELL and -_MAX_CELL < fh < _MAX_CELL):
-            return False
-        lo[a] = np.int64(fl)
-        hi[a] = np.int64(fh)
-    return True
-
-
-@njit(cache=True, nogil=True)
-def hash_pairs(aabb, enabled, body, cat, col, minlevel, maxlevel):
-    """Candidate pairs (k, 2) through a multi-resolution hash grid.
-
-    Each enabled box goes in the cells of level L (cell side 2**L m, L the
-    smallest level whose cells are as large as the box's largest side,
-    clamped to ``minlevel``); boxes needing a level above ``maxlevel`` (and
-    infinite ones) are "big" and tested against every box. Each hashed box
-    then looks up the cells it covers at its own level and every coarser
-    level in use, so two overlapping boxes always meet in a cell of the
-    coarser one's level.
-    """
-    n = aabb.shape[0]
-    level = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
-    big = np.zeros(n, dtype=np.bool_)
-    lo = np.empty(3, dtype=np.int64)
-    hi = np.empty(3, dtype=np.int64)
-    top = minlevel - 1
-    count = 0  # hash entries
-    for i in range(n):
-        if not enabled[i]:
-            continue
-        if not _finite_box(aabb, i):
-            big[i] = True
-            continue
-        lv = max(_find_level(aabb, i), minlevel)
-        if lv > maxlevel or not _cell_range(aabb, i, lv, lo, hi):
-            big[i] = True
-            continue
-        level[i] = lv
-        top = max(top, lv)
-        count += (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1)
-    # entries: (key, level, cx, cy, cz, geom), sorted by key
-    ent = np.empty((count, 6), dtype=np.int64)
-    e = 0
-    for i in range(n):
-        if level[i] == np.iinfo(np.int64).max:
-            continue
-        _cell_range(aabb, i, level[i], lo, hi)
-        for cx in range(lo[0], hi[0] + 1):
-            for cy in range(lo[1], hi[1] + 1):
-                for cz in range(lo[2], hi[2] + 1):
-                    ent[e, 0] = _cell_key(level[i], cx, cy, cz)
-                    ent[e, 1] = level[i]
-                    ent[e, 2] = cx
-                    ent[e, 3] = cy
-                    ent[e, 4] = cz
-                    ent[e, 5] = i
-                    e += 1
-    ent = ent[np.argsort(ent[:, 0], kind="mergesort")]
-    keys = ent[:, 0].copy()
-    out = np.empty((64, 2), dtype=np.int64)
-    k = 0
-    for i in range(n):
-        if level[i] == np.iinfo(np.int64).max:
-            continue
-        for lv in range(level[i], top + 1):
-            if not _cell_range(aabb, i, lv, lo, hi):
-                break
-            for cx in range(lo[0], hi[0] + 1):
-                for cy in range(lo[1], hi[1] + 1):
-                    for cz in range(lo[2], hi[2] + 1):
-                        key = _cell_key(lv, cx, cy, cz)
-                        t = np.searchsorted(keys, key)
-                        while t < count and keys[t] == key:
-                            j = ent[t, 5]
-                            t += 1
-                            if (ent[t - 1, 1] != lv or ent[t - 1, 2] != cx
-                                    or ent[t - 1, 3] != cy or ent[t - 1, 4] != cz):
-                                continue
-                            # a pair is owned by the box of the finer (or equal) level
-                            if j == i or level[j] < level[i]:
-                                continue
-                            if level[j] == level[i] and j < i:
-                                continue
-                            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body,
-                                                                         cat, col):
-                                out = _push(out, k, i, j)
-                                k += 1
-    # big boxes against everything enabled (big-big pairs once)
-    for i in range(n):
-        if not big[i]:
-            continue
-        for j in range(n):
-            if j == i or not enabled[j] or (big[j] and j < i):
-                continue
-            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body, cat, col):
-                out = _push(out, k, i, j)
-                k += 1
-    return _sorted_unique(out, k, n)
-
-
 class HashSpace(Space):
     """ODE's multi-resolution hash space: cell levels ``minlevel..maxlevel``
     (cells of 2**level m); defaults -3 and 10 as in ODE."""
@@ -241,9 +104,9 @@ class HashSpace(Space):
         """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted.
 
         The pairs are the same whatever the structure; the compiled sweep of
-        :func:`~engine.ode.collision.broadphase.sweep_pairs` finds them faster
-        than :func:`hash_pairs` on the scenes measured (bench/bench_pile.py),
-        so the hash space uses it; its levels only matter to hash_pairs."""
+        :func:`~engine.ode.collision.broadphase.sweep_pairs` found them faster
+        than a hash grid on the scenes measured (bench/bench_pile.py), so the
+        hash space uses it; its levels are kept for dHashSpaceGetLevels only."""
         return sweep_pairs(*ga.broad())
 
 

@@ -36,11 +36,6 @@ _DEAD, _OPEN, _DONE, _GOING = 0, 1, 2, 3
 
 # ----------------------------------------------------------------------------- supports
 @njit(cache=True, nogil=True)
-def _dot(a: np.ndarray, b: np.ndarray) -> float:
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True, nogil=True)
 def margin(kind: int, prm: np.ndarray) -> float:
     """The radius that rounds the core of a shape (sphere, capsule), else 0."""
     if kind == SPHERE or kind == CAPSULE:

@@ -19,7 +19,6 @@ from engine.ode.collision.mesh_surface import (
     _EPS,
     _clip_seg,
     _cross_unit,
-    _dot,
     _prism_points,
     _put,
     _ring,
@@ -27,6 +26,7 @@ from engine.ode.collision.mesh_surface import (
     _tri_min,
     admissible,
 )
+from engine.ode.kernels.vec import dot3
 
 
 # --------------------------------------------------------------------------
@@ -62,10 +62,10 @@ def _tris_touch(A: np.ndarray, B: np.ndarray, na: np.ndarray, nb: np.ndarray) ->
             i = m - 14
             if not _cross_unit(nb, B[(i + 1) % 3] - B[i], ax):
                 continue
-        amin = min(_dot(ax, A[0]), min(_dot(ax, A[1]), _dot(ax, A[2])))
-        amax = max(_dot(ax, A[0]), max(_dot(ax, A[1]), _dot(ax, A[2])))
-        bmin = min(_dot(ax, B[0]), min(_dot(ax, B[1]), _dot(ax, B[2])))
-        bmax = max(_dot(ax, B[0]), max(_dot(ax, B[1]), _dot(ax, B[2])))
+        amin = min(dot3(ax, A[0]), min(dot3(ax, A[1]), dot3(ax, A[2])))
+        amax = max(dot3(ax, A[0]), max(dot3(ax, A[1]), dot3(ax, A[2])))
+        bmin = min(dot3(ax, B[0]), min(dot3(ax, B[1]), dot3(ax, B[2])))
+        bmax = max(dot3(ax, B[0]), max(dot3(ax, B[1]), dot3(ax, B[2])))
         if amin > bmax + tol or bmin > amax + tol:
             return False
     return True
@@ -78,7 +78,7 @@ def _tri_tri_point(A: np.ndarray, B: np.ndarray, nb: np.ndarray) -> np.ndarray:
     counter-clockwise about it), or A's corner nearest that plane."""
     da = np.empty(3)
     for c in range(3):
-        da[c] = _dot(nb, A[c] - B[0])
+        da[c] = dot3(nb, A[c] - B[0])
     pts = np.empty((3, 3))
     m = 0
     for c in range(3):
@@ -103,8 +103,8 @@ def _tri_tri_point(A: np.ndarray, B: np.ndarray, nb: np.ndarray) -> np.ndarray:
         for i in range(3):
             for j in range(i + 1, 3):
                 w = pts[i] - pts[j]
-                if _dot(w, w) > best:
-                    best = _dot(w, w)
+                if dot3(w, w) > best:
+                    best = dot3(w, w)
                     p = pts[i]
                     q = pts[j]
     rng = np.array([0.0, 1.0])
@@ -113,7 +113,7 @@ def _tri_tri_point(A: np.ndarray, B: np.ndarray, nb: np.ndarray) -> np.ndarray:
         e = B[(c + 1) % 3] - B[c]
         if not _cross_unit(e, nb, out_n):
             continue
-        if not _clip_seg(p, q, rng, out_n, _dot(out_n, B[c]) + 1e-12):
+        if not _clip_seg(p, q, rng, out_n, dot3(out_n, B[c]) + 1e-12):
             return 0.5 * (p + q)
     return p + 0.5 * (rng[0] + rng[1]) * (q - p)
 
@@ -149,13 +149,13 @@ def trimesh_pairs_kernel(V1: np.ndarray, T1: np.ndarray, FN1: np.ndarray, nb1p: 
     d = np.empty(3)
     for i1 in range(tris1.shape[0]):
         t1 = tris1[i1]
-        if _dot(FN1[t1], FN1[t1]) < 0.5:
+        if dot3(FN1[t1], FN1[t1]) < 0.5:
             continue
         for c in range(3):
             A[c] = V1[T1[t1, c]]
         for i2 in range(tris2.shape[0]):
             t2 = tris2[i2]
-            if _dot(FN2[t2], FN2[t2]) < 0.5:
+            if dot3(FN2[t2], FN2[t2]) < 0.5:
                 continue
             for c in range(3):
                 B[c] = V2[T2[t2, c]]

@@ -186,14 +186,6 @@ class TriMesh(Geom):
             idx = np.asarray(keep, dtype=np.int64)
         return idx
 
-    def merged_triangle(self, first: int, second: int) -> int:
-        """Triangle index for a contact merged from two: the tri-merge callback's
-        answer, or -1 without one (ODE's rule)."""
-        if self.trimerge_callback is None:
-            return -1
-        return int(self.trimerge_callback(self, int(first), int(second)))
-
-
 def trimesh_of(g, function: str, argument: str = "g") -> TriMesh:
     return geom_of(g, function, argument, TriMesh)
 

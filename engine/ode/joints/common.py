@@ -19,20 +19,6 @@ from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul1, qm
 
 
 @njit(cache=True, nogil=True)
-def world_point1(d, off, b0, B) -> np.ndarray:
-    """Body-0 point stored at ``d[off:off+3]`` in world coordinates."""
-    return mat_vec(B[B_R][b0], d[off:off + 3]) + B[B_POS][b0]
-
-
-@njit(cache=True, nogil=True)
-def world_point2(d, off, b1, B) -> np.ndarray:
-    """Body-1 point at ``d[off:off+3]`` in world coordinates (world point if b1 < 0)."""
-    if b1 >= 0:
-        return mat_vec(B[B_R][b1], d[off:off + 3]) + B[B_POS][b1]
-    return d[off:off + 3].copy()
-
-
-@njit(cache=True, nogil=True)
 def world_axis1(d, off, b0, B) -> np.ndarray:
     """Body-0 direction at ``d[off:off+3]`` in world coordinates."""
     return mat_vec(B[B_R][b0], d[off:off + 3])

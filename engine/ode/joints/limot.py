@@ -114,12 +114,6 @@ def test_limit(d, off, position) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def needs_row(d, off) -> bool:
-    """True when the axis is powered or at a stop (it then uses one row)."""
-    return d[off + LM_FMAX] > 0 or d[off + LM_LIMIT] != 0
-
-
-@njit(cache=True, nogil=True)
 def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
     """Fill row ``r`` for the axis ``ax`` (world unit vector) if needed.
 

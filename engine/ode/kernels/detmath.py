@@ -60,8 +60,6 @@ ATAN_LO = np.array([_h(s) for s in (
     "-0x1.8c34d25aadef6p-56", "0x1.1a62633145c07p-55")])
 EXP_OVERFLOW = 709.782712893384      # exp(x) is inf above (largest finite log)
 EXP_UNDERFLOW = -745.1332191019412   # exp(x) rounds to 0 below
-# |x| above which the sin/cos reduction is no longer exact (|k| >= 2**20)
-REDUCTION_EXACT_LIMIT = 2.0 ** 19 * math.pi
 
 # Taylor coefficients (exact rationals rounded to double).
 _S = tuple((-1.0) ** n / math.factorial(2 * n + 1) for n in range(1, 9))   # sin: r^3..r^17

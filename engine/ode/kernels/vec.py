@@ -8,8 +8,6 @@ against ODE); these are value-returning forms of them.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -74,17 +72,6 @@ def mat_t_vec(R: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def normalize3(v: np.ndarray) -> np.ndarray:
-    """v / |v| (a new array); v must not be zero."""
-    n = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
-    out = np.empty(3)
-    out[0] = v[0] / n
-    out[1] = v[1] / n
-    out[2] = v[2] / n
-    return out
-
-
-@njit(cache=True, nogil=True)
 def _qmul(aw, ax, ay, az, bw, bx, by, bz) -> np.ndarray:
     out = np.empty(4)
     out[0] = aw * bw - ax * bx - ay * by - az * bz
@@ -117,44 +104,3 @@ def qmul3(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """conj(a) * conj(b)."""
     return _qmul(a[0], -a[1], -a[2], -a[3], b[0], -b[1], -b[2], -b[3])
 
-
-@njit(cache=True, nogil=True)
-def mat33_mul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A @ B for (3,3) matrices (no BLAS needed)."""
-    out = np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            out[i, j] = A[i, 0] * B[0, j] + A[i, 1] * B[1, j] + A[i, 2] * B[2, j]
-    return out
-
-
-@njit(cache=True, nogil=True)
-def mat33_mul_bt(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A @ B.T for (3,3) matrices."""
-    out = np.empty((3, 3))
-    for i in range(3):
-        for j in range(3):
-            out[i, j] = A[i, 0] * B[j, 0] + A[i, 1] * B[j, 1] + A[i, 2] * B[j, 2]
-    return out
-
-
-@njit(cache=True, nogil=True)
-def inv33(A: np.ndarray, out: np.ndarray) -> bool:
-    """Write the inverse of (3,3) A into out by cofactors; False if singular."""
-    c00 = A[1, 1] * A[2, 2] - A[1, 2] * A[2, 1]
-    c01 = A[1, 2] * A[2, 0] - A[1, 0] * A[2, 2]
-    c02 = A[1, 0] * A[2, 1] - A[1, 1] * A[2, 0]
-    det = A[0, 0] * c00 + A[0, 1] * c01 + A[0, 2] * c02
-    if det == 0:
-        return False
-    r = 1.0 / det
-    out[0, 0] = c00 * r
-    out[1, 0] = c01 * r
-    out[2, 0] = c02 * r
-    out[0, 1] = (A[0, 2] * A[2, 1] - A[0, 1] * A[2, 2]) * r
-    out[1, 1] = (A[0, 0] * A[2, 2] - A[0, 2] * A[2, 0]) * r
-    out[2, 1] = (A[0, 1] * A[2, 0] - A[0, 0] * A[2, 1]) * r
-    out[0, 2] = (A[0, 1] * A[1, 2] - A[0, 2] * A[1, 1]) * r
-    out[1, 2] = (A[0, 2] * A[1, 0] - A[0, 0] * A[1, 2]) * r
-    out[2, 2] = (A[0, 0] * A[1, 1] - A[0, 1] * A[1, 0]) * r
-    return True

@@ -49,14 +49,6 @@ def order_joints_into(n, ms, nubs, unbounded_first, out):
 
 
 @njit(cache=True, nogil=True)
-def order_joints(js, ms, nubs, unbounded_first):
-    """Joints with m > 0, in solving order; returns (order, unbounded row count)."""
-    out = np.empty(js.shape[0], dtype=np.int64)
-    k, nub_rows = order_joints_into(js.shape[0], ms, nubs, unbounded_first, out)
-    return out[:k], nub_rows
-
-
-@njit(cache=True, nogil=True)
 def island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs) -> None:
     """Row counts of the joints ``js``: ``ms[i]`` rows, ``nubs[i]`` unbounded."""
     for i in range(js.shape[0]):

@@ -192,5 +192,5 @@ def check_record(c1: str, c2: str, rec: dict, order: str, tmdata=None) -> list[s
 
 
 def skipped(c1: str, c2: str, rec: dict) -> bool:
-    """Records not compared: a ray starting inside a solid (ode_ref quirk 14)."""
+    """Records not compared: a ray starting inside a solid (docs/ode-behaviour.md)."""
     return "ray" in (c1, c2) and c1 != c2 and rec.get("exact") is None

@@ -94,7 +94,7 @@ def test_ray_hits_the_entry_face() -> None:
 
 def test_ray_oblique_face_is_not_missed() -> None:
     """ODE 0.16.2 steps the perpendicular distance along the ray and misses
-    such faces (ode_ref quirk 3); the geometric hit is on the face x+y+z=0.6."""
+    such faces (docs/ode-behaviour.md); the geometric hit is on the face x+y+z=0.6."""
     o = octa()
     d = np.array([0.0, 0.0, 1.0])
     start = np.array([0.1, 0.05, -1.0])

@@ -457,7 +457,7 @@ def test_argument_swap_symmetry(kind):
 
 
 def test_trimesh_pair_both_orders():
-    # as in ODE (ode_ref quirk 6) the two orders give their own point sets;
+    # as in ODE (docs/ode-behaviour.md, "Argument order") the two orders give their own point sets;
     # the deepest contact is the same, with the normal reversed
     g, m = _pair("trimesh")
     fwd = ode.dCollide(g, m, 8)

@@ -145,18 +145,6 @@ def test_callback_arguments():
     assert len(ode.dCollide(s, g, 4)) >= 1 and calls
 
 
-def test_height_at_interpolates_triangles():
-    d = ode.dGeomHeightfieldDataCreate()
-    BUILDS["double"](d)
-    # sample (ix, iz) sits at local (ix - 1.5, iz - 1); diagonal from (ix+1, iz) to (ix, iz+1)
-    assert d.height_at(-1.5, -1.0) == pytest.approx(H[0, 0])
-    assert d.height_at(0.5, 1.0) == pytest.approx(H[2, 2])
-    assert d.height_at(-1.25, -0.75) == pytest.approx(H[0, 0] + 0.25 * (H[0, 1] - H[0, 0])
-                                                      + 0.25 * (H[1, 0] - H[0, 0]))
-    assert d.height_at(-0.75, -0.25) == pytest.approx(H[1, 1] + 0.25 * (H[0, 1] - H[1, 1])
-                                                      + 0.25 * (H[1, 0] - H[1, 1]))
-
-
 def test_copy_flag():
     """copy=0 keeps the caller's array (later changes are seen, as ODE keeps the
     pointer); copy=1 takes a private copy."""

@@ -446,17 +446,15 @@ def _arrays(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(arrays=_arrays(), levels=st.tuples(st.integers(-6, 3), st.integers(-3, 12)),
+@given(arrays=_arrays(),
        quad=st.tuples(st.floats(-50, 50), st.floats(-50, 50), st.floats(0, 100),
                       st.floats(0, 100), st.integers(0, 8)),
        order=st.permutations([0, 1, 2]))
-def test_kernels_match_the_simple_sweep(arrays, levels, quad, order):
+def test_kernels_match_the_simple_sweep(arrays, quad, order):
     from engine.ode.collision.broadphase import overlapping_pairs
-    from engine.ode.collision.spaces import hash_pairs, quadtree_pairs, sap_pairs
+    from engine.ode.collision.spaces import quadtree_pairs, sap_pairs
 
     expected = overlapping_pairs(*arrays).tolist()
-    lo, hi = min(levels), max(levels)
-    assert hash_pairs(*arrays, lo, hi).tolist() == expected
     center = np.array([quad[0], quad[1], 0.0])
     extents = np.array([quad[2], quad[3], 1.0])
     assert quadtree_pairs(*arrays, center, extents, quad[4]).tolist() == expected

@@ -1,4 +1,4 @@
-"""Every fact of DESIGN.md section 4's step order, recorded from inside one step."""
+"""Every fact of the step order in docs/simulation.md, "Step order", recorded from inside one step."""
 
 from __future__ import annotations
 
