@@ -86,3 +86,6 @@ _.solve_lcp  # engine/ode/solvers/lcp_dantzig.py: the Dantzig solver on whole ar
 _.build_rows  # engine/ode/step/assemble.py: an island's rows in one call
 _.overlapping_pairs  # engine/ode/collision/broadphase.py: the all-pairs reference
 _.triangle_mesh_arrays  # engine/ode/collision/mesh_surface.py: a mesh's kernel arrays
+_.drawer_names  # app/viewport/geometry_meshes.py: the registry's listing (every kind has a drawer)
+_.plugin_errors  # app/viewport/renderer.py, widget.py: the plugin draw errors a host shows
+_.solid_poses  # engine/sim/simulation.py: the public bulk read of every Solid's pose (docs/simulation.md)

@@ -22,7 +22,6 @@ import numpy as np
 
 Vector3 = ctypes.c_double * 4
 Matrix3 = ctypes.c_double * 12
-Quaternion = ctypes.c_double * 4
 
 SURFACE_FIELDS = ("mode", "mu", "mu2", "rho", "rho2", "rhoN", "bounce", "bounce_vel",
                   "soft_erp", "soft_cfm", "motion1", "motion2", "motionN", "slip1", "slip2")
