@@ -38,6 +38,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine app tests bench plugins
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -82,7 +82,7 @@ def _run(argv: list[str]) -> int:
             return 2
     from engine.numba_cache import watch_compiles
     from engine.sim.geometry import BuildError
-    from engine.sim.headless import run_headless
+    from engine.headless import run_headless
     from engine.world import WorldError
 
     try:

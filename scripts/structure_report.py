@@ -87,33 +87,32 @@ def module_level_imports(modules: dict[str, pathlib.Path],
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(), filename=str(path))
-        is_package = path.name == "__init__.py"
         edges: set[str] = set()
-
-        def visit(body: list[ast.stmt]) -> None:
-            for stmt in body:
-                if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-                    edges.update(_targets(stmt, name, is_package, modules))
-                elif isinstance(stmt, ast.If) and not _is_type_checking(stmt.test):
-                    visit(stmt.body)
-                    visit(stmt.orelse)
-                elif isinstance(stmt, ast.Try):
-                    visit(stmt.body)
-                    for handler in stmt.handlers:
-                        visit(handler.body)
-                    visit(stmt.orelse)
-                    visit(stmt.finalbody)
-                elif with_local and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    for node in ast.walk(stmt):
-                        if isinstance(node, (ast.Import, ast.ImportFrom)):
-                            edges.update(_targets(node, name, is_package, modules))
-                elif isinstance(stmt, ast.ClassDef):
-                    visit(stmt.body)
-
-        visit(tree.body)
+        _collect_edges(tree.body, name, path.name == "__init__.py", modules, with_local, edges)
         edges.discard(name)
         graph[name] = edges
     return graph
+
+
+def _collect_edges(body: list[ast.stmt], name: str, is_package: bool,
+                   modules: dict[str, pathlib.Path], with_local: bool, edges: set[str]) -> None:
+    """Add to ``edges`` the engine modules that statements ``body`` of module ``name`` import."""
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            edges.update(_targets(stmt, name, is_package, modules))
+        elif isinstance(stmt, ast.If) and not _is_type_checking(stmt.test):
+            _collect_edges(stmt.body, name, is_package, modules, with_local, edges)
+            _collect_edges(stmt.orelse, name, is_package, modules, with_local, edges)
+        elif isinstance(stmt, ast.Try):
+            for part in (stmt.body, *(h.body for h in stmt.handlers), stmt.orelse,
+                         stmt.finalbody):
+                _collect_edges(part, name, is_package, modules, with_local, edges)
+        elif with_local and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(stmt):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    edges.update(_targets(node, name, is_package, modules))
+        elif isinstance(stmt, ast.ClassDef):
+            _collect_edges(stmt.body, name, is_package, modules, with_local, edges)
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -30,7 +30,7 @@ from engine.ode.collision import colliders_basic as cb
 from engine.ode.collision import colliders_cylinder as cc
 from engine.ode.collision import dispatch
 from engine.ode.collision.broadphase import GeomArrays, gather
-from engine.ode.collision.space import Space
+from engine.ode.collision.space import Space, dSpaceCollide, dSpaceCollide2
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
@@ -40,6 +40,7 @@ from engine.ode.constants import (
     dPlaneClass,
     dSphereClass,
 )
+from engine.ode.joints.base import dAreConnectedExcluding
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
 
@@ -271,8 +272,6 @@ def _recorded_pairs(space: Space) -> list:
     """Leaf pairs of a space holding spaces, in the standard recursive near
     callback's order (dSpaceCollide2 into a pair with a space, then
     dSpaceCollide inside each space of the pair)."""
-    from engine.ode.collision.space import dSpaceCollide, dSpaceCollide2
-
     pairs: list = []
 
     def near(data, o1, o2):
@@ -352,8 +351,6 @@ def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -
 def _python_pairs(ga: GeomArrays, pairs: np.ndarray, maxc: int,
                   skip_joined: bool) -> SpaceContacts:
     """Every pair through dCollide (bodies in several worlds)."""
-    from engine.ode.joints.base import dAreConnectedExcluding
-
     counts = np.full(pairs.shape[0], PAIR_PYTHON, dtype=np.int64)
     for p, (i, j) in enumerate(pairs.tolist()):
         b1 = ga.geoms[i].body

@@ -53,6 +53,7 @@ from engine.ode.constants import (
     dCapsuleClass,
     dConvexClass,
     dCylinderClass,
+    dEpsilon,
     dHeightfieldClass,
     dRayClass,
     dSphereClass,
@@ -63,7 +64,7 @@ from engine.ode.errors import ODEError
 __all__: list[str] = []
 
 #: ODE's dEpsilon for a double build (DBL_EPSILON).
-EPS = 2.220446049250313e-16
+EPS = dEpsilon
 #: Most contacts ODE takes from one triangle plane (HEIGHTFIELDMAXCONTACTPERCELL).
 PER_PLANE = 10
 

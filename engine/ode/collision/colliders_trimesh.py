@@ -54,6 +54,7 @@ from engine.ode.collision.trimesh_data import USE_ALL
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
+    dEpsilon,
     dPlaneClass,
     dRayClass,
     dSphereClass,
@@ -61,7 +62,7 @@ from engine.ode.constants import (
 )
 from engine.ode.kernels.detlinalg import matmul, norm
 
-_DEPS = 2.220446049250313e-16
+_DEPS = dEpsilon
 
 
 # ----------------------------------------------------------------------------- sphere

@@ -211,9 +211,7 @@ def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
         rows = rows[:n]
     if g1.CLASS == dGeomTransformClass or g2.CLASS == dGeomTransformClass:
         # a geom transform with info 0 has its contacts name the geom it holds
-        from engine.ode.collision.transform import contact_geom_of
-
-        return to_contact_geoms(rows, contact_geom_of(g1), contact_geom_of(g2))
+        return to_contact_geoms(rows, g1.contact_geom(), g2.contact_geom())
     return to_contact_geoms(rows, g1, g2)
 
 

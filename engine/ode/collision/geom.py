@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ode import checks
+from engine.ode.body import body_of, dBodySetRotation
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
@@ -31,6 +32,7 @@ class Geom:
     NAME = "geom"
     CREATOR = "dCreateGeom"     # the function that makes one, for error messages
     PLACEABLE = True
+    IS_SPACE = False            # True for spaces (engine.ode.collision.space.Space)
 
     __slots__ = ("body", "space", "offset_pos", "offset_R", "own_pos", "own_R", "enabled",
                  "category_bits", "collide_bits", "user_data", "alive", "__weakref__")
@@ -48,8 +50,6 @@ class Geom:
         self.user_data = None
         self.alive = True
         if space is not None:
-            from engine.ode.collision.space import space_of
-
             space_of(space, self.CREATOR, "space").add(self)
 
     # -- pose ---------------------------------------------------------------
@@ -81,6 +81,16 @@ class Geom:
 
     def mark_moved(self) -> None:
         """Called when the body moved; poses and AABBs are computed on demand."""
+
+    def contact_geom(self) -> Geom:
+        """The geom that contacts computed for this one name as g1/g2: itself
+        (a geom transform with info 0 names the geom it holds)."""
+        return self
+
+    def aabb_test(self, other: Geom, aabb: np.ndarray) -> bool:
+        """False if this geom can prove ``other`` (bounding box ``aabb`` (6,)) apart
+        beyond the box test; always True here (user geom classes override it)."""
+        return True
 
     def set_body(self, body) -> None:
         """Attach to ``body`` (None: detach, keeping the current world pose)."""
@@ -126,6 +136,15 @@ def geom_of(g, function: str, argument: str = "geom", cls: type | None = None) -
     return g
 
 
+def space_of(s, function: str, argument: str = "space") -> Geom:
+    """``s`` checked to be a live space (a geom whose class has ``IS_SPACE``)."""
+    if not (isinstance(s, Geom) and s.IS_SPACE):
+        raise ODEError(function, argument, f"expected a dSpaceID, got {s!r}")
+    if not s.alive:
+        raise ODEError(function, argument, "the space has been destroyed")
+    return s
+
+
 def placeable(g, function: str) -> Geom:
     geom = geom_of(g, function)
     if not geom.PLACEABLE:
@@ -157,16 +176,12 @@ def dGeomGetSpace(geom):
 
 
 def dGeomIsSpace(geom) -> int:
-    from engine.ode.collision.space import Space
-
-    return int(isinstance(geom_of(geom, "dGeomIsSpace"), Space))
+    return int(geom_of(geom, "dGeomIsSpace").IS_SPACE)
 
 
 # ----------------------------------------------------------------------------- body
 def dGeomSetBody(geom, body) -> None:
     """Attach the geom to ``body`` (None detaches it, keeping its world pose)."""
-    from engine.ode.body import body_of
-
     g = placeable(geom, "dGeomSetBody")
     b = None if body is None else body_of(body, "dGeomSetBody", "body")
     g.set_body(b)
@@ -212,8 +227,6 @@ def _set_world_R(g: Geom, R: np.ndarray) -> None:
     normalize4_inplace(q)
     Rn = np.empty((3, 3))
     q_to_R(q, Rn)
-    from engine.ode.body import dBodySetRotation
-
     body_R = Rn if g.offset_R is None else matmul(Rn, g.offset_R.T)
     pos_before = g.pos.copy()
     dBodySetRotation(b, body_R)

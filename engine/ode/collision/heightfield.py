@@ -31,10 +31,10 @@ import numpy as np
 
 from engine.ode import checks
 from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.constants import dHeightfieldClass
+from engine.ode.constants import dHeightfieldClass, dInfinity
 from engine.ode.errors import ODEError
 
-_INF = math.inf
+_INF = dInfinity
 
 #: Storage modes, as ODE numbers them.
 MODE_CALLBACK, MODE_BYTE, MODE_SHORT, MODE_SINGLE, MODE_DOUBLE = range(5)

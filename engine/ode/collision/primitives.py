@@ -8,24 +8,24 @@ starts at its position and points along its local z axis.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, geom_of
+from engine.ode.collision.geom import Geom, _set_world_pos, _set_world_R, geom_of
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
     dCylinderClass,
+    dInfinity,
     dPlaneClass,
     dRayClass,
     dSphereClass,
 )
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul, norm
+from engine.ode.kernels.vec import plane_space
 
-_INF = math.inf
+_INF = dInfinity
 
 
 def _nonneg(value: float, function: str, argument: str) -> float:
@@ -307,9 +307,6 @@ def dGeomRayGetLength(ray) -> float:
 
 def dGeomRaySet(ray, px: float, py: float, pz: float, dx: float, dy: float, dz: float) -> None:
     """Start the ray at p, pointing along d (normalized; length unchanged)."""
-    from engine.ode.collision.geom import _set_world_pos, _set_world_R
-    from engine.ode.kernels.vec import plane_space
-
     fn = "dGeomRaySet"
     g = geom_of(ray, fn, "ray", Ray)
     p = checks.xyz(px, py, pz, fn, "px, py, pz")

@@ -27,7 +27,7 @@ from engine.ode.collision.broadphase import (
     overlapping_with,
     sweep_pairs,
 )
-from engine.ode.collision.geom import Geom, geom_of
+from engine.ode.collision.geom import Geom, geom_of, space_of
 from engine.ode.constants import dFirstUserClass, dSimpleSpaceClass
 from engine.ode.errors import ODEError
 
@@ -41,6 +41,7 @@ class Space(Geom):
     CLASS = dSimpleSpaceClass
     NAME = "space"
     PLACEABLE = False
+    IS_SPACE = True
     __slots__ = ("geoms", "cleanup", "sublevel", "locked", "gather_cache")
 
     def __init__(self, space) -> None:
@@ -179,14 +180,6 @@ class SimpleSpace(Space):
     __slots__ = ()
 
 
-def space_of(s, function: str, argument: str = "space") -> Space:
-    if not isinstance(s, Space):
-        raise ODEError(function, argument, f"expected a dSpaceID, got {s!r}")
-    if not s.alive:
-        raise ODEError(function, argument, "the space has been destroyed")
-    return s
-
-
 # ----------------------------------------------------------------------------- API
 def dSimpleSpaceCreate(space) -> SimpleSpace:
     """A simple space inside ``space`` (None: top level)."""
@@ -268,10 +261,8 @@ def dSpaceCollide(space, data, callback) -> None:
 def user_filtered(geoms: list[Geom], aabb: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """The pairs (k, 2) that user geoms' aabb_test callbacks do not rule out:
     as ODE, g1's test against g2's box first, then g2's against g1's."""
-    from engine.ode.collision.user_class import aabb_test
-
     keep = [p for p, (i, j) in enumerate(pairs.tolist())
-            if aabb_test(geoms[i], geoms[j], aabb[j]) and aabb_test(geoms[j], geoms[i], aabb[i])]
+            if geoms[i].aabb_test(geoms[j], aabb[j]) and geoms[j].aabb_test(geoms[i], aabb[i])]
     return pairs[np.array(keep, dtype=np.int64)]
 
 
@@ -279,9 +270,7 @@ def _user_ok(g1: Geom, g2: Geom, a: np.ndarray, b: np.ndarray) -> bool:
     """False if a user geom's aabb_test proves the two apart."""
     if g1.CLASS < dFirstUserClass and g2.CLASS < dFirstUserClass:
         return True
-    from engine.ode.collision.user_class import aabb_test
-
-    return aabb_test(g1, g2, b) and aabb_test(g2, g1, a)
+    return g1.aabb_test(g2, b) and g2.aabb_test(g1, a)
 
 
 def _pair_ok(g1: Geom, g2: Geom) -> bool:

@@ -11,8 +11,8 @@ Options, as ODE 0.16.2: ``cleanup`` (default 0; non-zero: destroying the
 transform, or replacing its object, destroys the object) and ``info``
 (default 0: contacts name the object as their g1/g2; non-zero: they name the
 transform). Nested transforms resolve ``info`` level by level; the geom a
-contact names is :func:`contact_geom_of`, which the code that fills
-dContactGeom objects (dispatch) is to call for each side.
+contact names is :meth:`Geom.contact_geom` (overridden here), which the
+code that fills dContactGeom objects (dispatch) calls for each side.
 
 Placing the object in the world is done by temporarily writing the world pose
 into the object (as ODE does), so that colliders and user callbacks see the
@@ -27,7 +27,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.dispatch import COLLIDERS, NO_CONTACTS, ColliderFn
+from engine.ode.collision.dispatch import COLLIDERS, NO_CONTACTS, ColliderFn, dCollide
 from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.constants import (
     dFirstSpaceClass,
@@ -72,7 +72,7 @@ class GeomTransform(Geom):
         obj = self.obj
         if self.info or obj is None:
             return self
-        return contact_geom_of(obj)
+        return obj.contact_geom()
 
     def destroy(self) -> None:
         obj = self.obj
@@ -85,9 +85,7 @@ class GeomTransform(Geom):
 def contact_geom_of(g: Geom) -> Geom:
     """The geom that contacts computed for ``g`` should name as g1/g2 (``g``
     itself unless it is a geom transform with info 0)."""
-    if isinstance(g, GeomTransform):
-        return g.contact_geom()
-    return g
+    return g.contact_geom()
 
 
 def _check_object(tr: GeomTransform, function: str, need_free: bool = True) -> Geom:
@@ -142,8 +140,6 @@ def collide_transform(tr: GeomTransform, other: Geom, max_contacts: int) -> np.n
     """Contacts (k, 9) of a geom transform with any geom: its object collided
     at its world pose through dCollide (so overrides and user classes apply);
     normals point into the transform."""
-    from engine.ode.collision.dispatch import dCollide
-
     if tr.obj is None:
         return NO_CONTACTS
     _check_object(tr, "dCollide")

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
+from engine.ode import mass as _mass
 from engine.ode.collision.geom import Geom, geom_of
 from engine.ode.collision.trimesh_data import TriMeshData, data_of
 from engine.ode.constants import dBoxClass, dCapsuleClass, dSphereClass, dTriMeshClass
@@ -447,8 +448,6 @@ def _volume_integrals(W: np.ndarray, out: np.ndarray) -> None:
 
 
 def _set_trimesh_mass(m, value: float, g, function: str, argument: str, total: bool) -> None:
-    from engine.ode import mass as _mass
-
     m = _mass._need(m, function)
     t = trimesh_of(g, function, "g")
     rho = _mass._positive(value, function, argument)

@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
-_DEPS = 2.220446049250313e-16
+from engine.ode.constants import dEpsilon as _DEPS
 
 
 # ----------------------------------------------------------------------------- box

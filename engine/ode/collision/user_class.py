@@ -43,6 +43,7 @@ from engine.ode.constants import (
     dMaxUserClasses,
 )
 from engine.ode.errors import ODEError
+from engine.ode.library import register_on_close
 from engine.ode.structs import dContactGeom
 
 #: ODE's callback types, as Python callables (see the module docstring).
@@ -124,7 +125,7 @@ _OWN_KEYS: set[tuple[int, int]] = set()
 def aabb_test(g: Geom, other: Geom, other_aabb: np.ndarray) -> bool:
     """For spaces: False if ``g`` is a user geom whose class's aabb_test says it
     cannot touch ``other``'s box (6,); True otherwise (the pair goes on)."""
-    return not isinstance(g, UserGeom) or g.aabb_test(other, other_aabb)
+    return g.aabb_test(other, other_aabb)
 
 
 def _rows_from_user(result, max_contacts: int) -> np.ndarray:
@@ -246,3 +247,6 @@ def clear_user_classes() -> None:
     _RESOLVED.clear()
     _GEOM_TYPES.clear()
     _CLASSES.clear()
+
+
+register_on_close(clear_user_classes)

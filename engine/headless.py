@@ -8,6 +8,9 @@ frame, not the body's centre of mass), metres and a unit quaternion.
 
 The world's physics plugin (``WorldInfo.physics``) is loaded unless
 ``plugin=False``; its cleanup runs at the end of the run.
+
+This module sits above both ``engine.sim`` and ``engine.plugins`` (it runs a
+Simulation under a PluginHost), so it is a top-level module of ``engine``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import csv
 from typing import TextIO
 
+from engine.plugins import PluginHost
 from engine.sim.console import Console
 from engine.sim.poses import matrix_to_quaternion
 from engine.sim.simulation import Simulation
@@ -49,8 +53,6 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
     """Run ``world_path`` for ``duration_s`` simulated seconds (with the world's
     physics plugin unless ``plugin`` is False); 0 on success, 1 when the
     simulation paused on an error (a plugin exception included)."""
-    from engine.plugins import PluginHost
-
     console = Console()
     console.add_listener(lambda source, text: out.write(f"[{source}] {text}\n"))
     sim = Simulation(world_path, console=console, stepper=stepper)
