@@ -665,7 +665,7 @@ from engine.ode.step.stepper import (  # noqa: F401
 from engine.ode.export_dif import (  # noqa: F401
     dWorldExportDIF,
 )
-from engine.ode.collision.geom import (  # noqa: F401
+from engine.ode.collision.geoms.geom import (  # noqa: F401
     dGeomClearOffset,
     dGeomCopyOffsetPosition,
     dGeomCopyOffsetRotation,
@@ -706,7 +706,7 @@ from engine.ode.collision.geom import (  # noqa: F401
     dGeomSetQuaternion,
     dGeomSetRotation,
 )
-from engine.ode.collision.primitives import (  # noqa: F401
+from engine.ode.collision.geoms.primitives import (  # noqa: F401
     dCreateBox,
     dCreateCapsule,
     dCreateCCylinder,
@@ -744,7 +744,7 @@ from engine.ode.collision.primitives import (  # noqa: F401
     dGeomSpherePointDepth,
     dGeomSphereSetRadius,
 )
-from engine.ode.collision.space import (  # noqa: F401
+from engine.ode.collision.spaces.space import (  # noqa: F401
     dSimpleSpaceCreate,
     dSpaceAdd,
     dSpaceClean,
@@ -765,22 +765,22 @@ from engine.ode.collision.dispatch import (  # noqa: F401
     dCollide,
     dSetColliderOverride,
 )
-from engine.ode.collision.spaces import (  # noqa: F401
+from engine.ode.collision.spaces.spaces import (  # noqa: F401
     dHashSpaceCreate,
     dHashSpaceGetLevels,
     dHashSpaceSetLevels,
     dQuadTreeSpaceCreate,
     dSweepAndPruneSpaceCreate,
 )
-from engine.ode.collision import colliders_ray  # noqa: F401  (for its registrations)
-from engine.ode.collision import colliders_basic  # noqa: F401  (for its registrations)
-from engine.ode.collision import colliders_cylinder  # noqa: F401  (for its registrations)
-from engine.ode.collision.convex import (  # noqa: F401
+from engine.ode.collision.pairs import colliders_ray  # noqa: F401  (for its registrations)
+from engine.ode.collision.pairs import colliders_box_box  # noqa: F401  (for its registrations)
+from engine.ode.collision.pairs import colliders_cylinder  # noqa: F401  (for its registrations)
+from engine.ode.collision.geoms.convex import (  # noqa: F401
     dCreateConvex,
     dGeomSetConvex,
 )
-from engine.ode.collision import colliders_convex  # noqa: F401  (for its registrations)
-from engine.ode.collision.trimesh_data import (  # noqa: F401
+from engine.ode.collision.pairs import colliders_convex  # noqa: F401  (for its registrations)
+from engine.ode.collision.geoms.trimesh_data import (  # noqa: F401
     dGeomTriMeshDataBuild,
     dGeomTriMeshDataBuildDouble,
     dGeomTriMeshDataBuildDouble1,
@@ -820,7 +820,7 @@ from engine.ode.collision.trimesh_data import (  # noqa: F401
     dTRIMESHDATA_USE_FLAGS,
     TRIMESH_FACE_NORMALS,
 )
-from engine.ode.collision.trimesh import (  # noqa: F401
+from engine.ode.collision.geoms.trimesh import (  # noqa: F401
     dCreateTriMesh,
     dGeomTriMeshClearTCCache,
     dGeomTriMeshEnableTC,
@@ -844,9 +844,9 @@ from engine.ode.collision.trimesh import (  # noqa: F401
     dMassSetTrimesh,
     dMassSetTrimeshTotal,
 )
-from engine.ode.collision import colliders_trimesh  # noqa: F401  (for its registrations)
-from engine.ode.collision import colliders_trimesh_convex  # noqa: F401  (for its registrations)
-from engine.ode.collision.heightfield import (  # noqa: F401
+from engine.ode.collision.pairs import colliders_trimesh  # noqa: F401  (for its registrations)
+from engine.ode.collision.pairs import colliders_trimesh_convex  # noqa: F401  (for its registrations)
+from engine.ode.collision.geoms.heightfield import (  # noqa: F401
     dCreateHeightfield,
     dGeomHeightfieldDataBuildByte,
     dGeomHeightfieldDataBuildCallback,
@@ -859,8 +859,8 @@ from engine.ode.collision.heightfield import (  # noqa: F401
     dGeomHeightfieldGetHeightfieldData,
     dGeomHeightfieldSetHeightfieldData,
 )
-from engine.ode.collision import colliders_heightfield  # noqa: F401  (for its registrations)
-from engine.ode.collision.transform import (  # noqa: F401
+from engine.ode.collision.pairs import colliders_heightfield  # noqa: F401  (for its registrations)
+from engine.ode.collision.geoms.transform import (  # noqa: F401
     dCreateGeomTransform,
     dGeomTransformGetCleanup,
     dGeomTransformGetGeom,
@@ -869,7 +869,7 @@ from engine.ode.collision.transform import (  # noqa: F401
     dGeomTransformSetGeom,
     dGeomTransformSetInfo,
 )
-from engine.ode.collision.user_class import (  # noqa: F401
+from engine.ode.collision.geoms.user_class import (  # noqa: F401
     dAABBTestFn,
     dColliderFn,
     dCreateGeom,

@@ -50,7 +50,7 @@ def dCleanupODEAllDataForThread() -> None:
 
 
 #: What dCloseODE resets besides the initialised flag, registered by the modules
-#: that keep library-wide state (user geom classes: engine.ode.collision.user_class).
+#: that keep library-wide state (user geom classes: engine.ode.collision.geoms.user_class).
 _ON_CLOSE: list[Callable[[], None]] = []
 
 

@@ -1,7 +1,7 @@
 """Whole-space contact generation in one compiled pass, and contact joints in bulk.
 
 :func:`space_contacts` gathers a space's geoms into arrays
-(:func:`~engine.ode.collision.broadphase.gather`), finds the candidate pairs
+(:func:`~engine.ode.collision.spaces.broadphase.gather`), finds the candidate pairs
 with the space's own broad phase, then runs the narrow phase for all pairs
 in one ``nogil`` kernel for the classes that dominate real scenes (sphere,
 box, capsule, cylinder, plane: the built-in colliders of
@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision import colliders_basic as cb
-from engine.ode.collision import colliders_cylinder as cc
 from engine.ode.collision import dispatch
-from engine.ode.collision.broadphase import GeomArrays, gather
-from engine.ode.collision.space import Space, dSpaceCollide, dSpaceCollide2
+from engine.ode.collision.pairs import colliders_box_box as cb
+from engine.ode.collision.pairs import colliders_cylinder as cc
+from engine.ode.collision.spaces.broadphase import GeomArrays, gather
+from engine.ode.collision.spaces.space import Space, dSpaceCollide, dSpaceCollide2
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

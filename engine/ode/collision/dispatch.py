@@ -16,8 +16,8 @@ from collections.abc import Callable
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.collision.space import Space
+from engine.ode.collision.geoms.geom import Geom, geom_of
+from engine.ode.collision.spaces.space import Space
 from engine.ode.constants import dGeomTransformClass
 from engine.ode.errors import ODEError
 from engine.ode.structs import dContactGeom

@@ -1,4 +1,4 @@
-"""Colliders of engine.ode.collision.colliders_basic against ODE 0.16.2.
+"""Colliders of engine.ode.collision.pairs.colliders_box_box against ODE 0.16.2.
 
 ODE's recorded collision-matrix records for these pairs are checked by
 test_collision_matrix.py; here: analytic touching/separated/deep/tilted and

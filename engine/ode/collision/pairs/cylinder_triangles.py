@@ -13,11 +13,11 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.convex_triangles import (
+from engine.ode.collision.pairs.convex_triangles import (
     _consider,
     _witness,
 )
-from engine.ode.collision.mesh_surface import (
+from engine.ode.collision.pairs.mesh_surface import (
     _CAP_COS,
     _EPS,
     _KEEP_SIDE,

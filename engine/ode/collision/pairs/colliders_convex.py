@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision import gjk
-from engine.ode.collision.convex import Convex
 from engine.ode.collision.dispatch import NO_CONTACTS, register
-from engine.ode.collision.geom import Geom
+from engine.ode.collision.geoms.convex import Convex
+from engine.ode.collision.geoms.geom import Geom
+from engine.ode.collision.pairs import gjk
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

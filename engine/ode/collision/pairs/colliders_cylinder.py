@@ -30,9 +30,9 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision import gjk
 from engine.ode.collision.dispatch import register
-from engine.ode.collision.primitives import Box, Capsule, Cylinder, Plane, Sphere
+from engine.ode.collision.geoms.primitives import Box, Capsule, Cylinder, Plane, Sphere
+from engine.ode.collision.pairs import gjk
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

@@ -42,12 +42,12 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.colliders_basic import box_plane_kernel, capsule_plane_kernel
-from engine.ode.collision.colliders_cylinder import cylinder_plane_kernel
-from engine.ode.collision.colliders_ray import ray_plane_kernel
 from engine.ode.collision.dispatch import NO_CONTACTS, register
-from engine.ode.collision.geom import Geom
-from engine.ode.collision.heightfield import Heightfield, data_of
+from engine.ode.collision.geoms.geom import Geom
+from engine.ode.collision.geoms.heightfield import Heightfield, data_of
+from engine.ode.collision.pairs.colliders_box_box import box_plane_kernel, capsule_plane_kernel
+from engine.ode.collision.pairs.colliders_cylinder import cylinder_plane_kernel
+from engine.ode.collision.pairs.colliders_ray import ray_plane_kernel
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

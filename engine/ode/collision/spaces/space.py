@@ -20,14 +20,14 @@ import math
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.broadphase import (
+from engine.ode.collision.geoms.geom import Geom, geom_of, space_of
+from engine.ode.collision.spaces.broadphase import (
     GatherCache,
     GeomArrays,
     gather,
     overlapping_with,
     sweep_pairs,
 )
-from engine.ode.collision.geom import Geom, geom_of, space_of
 from engine.ode.constants import dFirstUserClass, dSimpleSpaceClass
 from engine.ode.errors import ODEError
 

@@ -93,13 +93,13 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.epa import (
+from engine.ode.collision.pairs.epa import (
     epa,
 )
-from engine.ode.collision.gjk_distance import (
+from engine.ode.collision.pairs.gjk_distance import (
     gjk,
 )
-from engine.ode.collision.support_shapes import (
+from engine.ode.collision.pairs.support_shapes import (
     _EPA_LINE,
     _EPA_OK,
     _EPA_POINT,

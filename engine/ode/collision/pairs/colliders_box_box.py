@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.dispatch import register
-from engine.ode.collision.geom import Geom
+from engine.ode.collision.geoms.geom import Geom
 from engine.ode.constants import dBoxClass, dCapsuleClass, dPlaneClass, dSphereClass
 from engine.ode.kernels import detmath
 

@@ -13,11 +13,11 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.gjk_distance import (
+from engine.ode.collision.pairs.gjk_distance import (
     _polish,
     gjk,
 )
-from engine.ode.collision.support_shapes import (
+from engine.ode.collision.pairs.support_shapes import (
     _DEAD,
     _DONE,
     _EPA_FACES,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.mesh_surface import (
+from engine.ode.collision.pairs.mesh_surface import (
     _EPS,
     _KEEP_POLY,
     _clip_poly,

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.convex_triangles import (
+from engine.ode.collision.pairs.convex_triangles import (
     _witness,
 )
-from engine.ode.collision.mesh_surface import (
+from engine.ode.collision.pairs.mesh_surface import (
     _EPS,
     _clip_seg,
     _cross_unit,

@@ -1,6 +1,6 @@
 """The triangle-mesh geom (ODE's dTriMeshClass), its callbacks and dMassSetTrimesh.
 
-A :class:`TriMesh` places a :class:`~engine.ode.collision.trimesh_data.TriMeshData`
+A :class:`TriMesh` places a :class:`~engine.ode.collision.geoms.trimesh_data.TriMeshData`
 (``.mesh_data``; dGeomSetData/dGeomGetData hold the user's data) in the world
 (``pos``, ``R`` as any placeable geom).
 Colliders ask it for the triangles near another geom with
@@ -32,8 +32,8 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode import mass as _mass
-from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.collision.trimesh_data import TriMeshData, data_of
+from engine.ode.collision.geoms.geom import Geom, geom_of
+from engine.ode.collision.geoms.trimesh_data import TriMeshData, data_of
 from engine.ode.constants import dBoxClass, dCapsuleClass, dSphereClass, dTriMeshClass
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul

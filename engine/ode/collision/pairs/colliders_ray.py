@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.dispatch import NO_CONTACTS, register
-from engine.ode.collision.geom import Geom
+from engine.ode.collision.geoms.geom import Geom
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

@@ -74,17 +74,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.ode.collision.convex_triangles import (
+from engine.ode.collision.dispatch import register
+from engine.ode.collision.pairs.convex_triangles import (
     convex_triangles_kernel,
 )
-from engine.ode.collision.cylinder_triangles import (
+from engine.ode.collision.pairs.cylinder_triangles import (
     cylinder_triangles_kernel,
 )
-from engine.ode.collision.dispatch import register
-from engine.ode.collision.mesh_surface import (
+from engine.ode.collision.pairs.mesh_surface import (
     mesh_topology,
 )
-from engine.ode.collision.triangle_pairs import (
+from engine.ode.collision.pairs.triangle_pairs import (
     reduce_contacts,
     trimesh_pairs_kernel,
 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, geom_of
+from engine.ode.collision.geoms.geom import Geom, geom_of
 from engine.ode.constants import dConvexClass
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul, norm

@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, geom_of
+from engine.ode.collision.geoms.geom import Geom, geom_of
 from engine.ode.constants import dHeightfieldClass, dInfinity
 from engine.ode.errors import ODEError
 

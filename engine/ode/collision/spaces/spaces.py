@@ -1,6 +1,6 @@
 """The hash, quadtree and sweep-and-prune spaces (dHashSpaceCreate...).
 
-Each is a :class:`~engine.ode.collision.space.Space` whose
+Each is a :class:`~engine.ode.collision.spaces.space.Space` whose
 :meth:`pairs_of` finds the pairs with its own structure (the hash space
 uses the broad phase's sweep, faster here than the hash grid of
 :func:`hash_pairs`, which is kept and tested for equality). The pairs
@@ -22,8 +22,8 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
-from engine.ode.collision.broadphase import GeomArrays, _may_pair, _overlap, sweep_pairs
-from engine.ode.collision.space import Space, space_of
+from engine.ode.collision.spaces.broadphase import GeomArrays, _may_pair, _overlap, sweep_pairs
+from engine.ode.collision.spaces.space import Space, space_of
 from engine.ode.constants import (
     dHashSpaceClass,
     dQuadTreeSpaceClass,
@@ -241,7 +241,7 @@ class HashSpace(Space):
         """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted.
 
         The pairs are the same whatever the structure; the compiled sweep of
-        :func:`~engine.ode.collision.broadphase.sweep_pairs` finds them faster
+        :func:`~engine.ode.collision.spaces.broadphase.sweep_pairs` finds them faster
         than :func:`hash_pairs` on the scenes measured (bench/bench_pile.py),
         so the hash space uses it; its levels only matter to hash_pairs."""
         return sweep_pairs(*ga.broad())

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.trimesh_preprocess import edge_use_flags_and_angles
+from engine.ode.collision.geoms.trimesh_preprocess import edge_use_flags_and_angles
 from engine.ode.constants import (
     dTRIDATAPREPROCESS_BUILD_CONCAVE_EDGES,
     dTRIDATAPREPROCESS_BUILD_FACE_ANGLES,

@@ -48,9 +48,12 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.dispatch import NO_CONTACTS, register
-from engine.ode.collision.trimesh import TriMesh
-from engine.ode.collision.trimesh_box_capsule import trimesh_box_kernel, trimesh_capsule_kernel
-from engine.ode.collision.trimesh_data import USE_ALL
+from engine.ode.collision.geoms.trimesh import TriMesh
+from engine.ode.collision.geoms.trimesh_data import USE_ALL
+from engine.ode.collision.pairs.trimesh_box_capsule import (
+    trimesh_box_kernel,
+    trimesh_capsule_kernel,
+)
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, _set_world_pos, _set_world_R, geom_of
+from engine.ode.collision.geoms.geom import Geom, _set_world_pos, _set_world_R, geom_of
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.support_shapes import (
+from engine.ode.collision.pairs.support_shapes import (
     _GJK_ITERS,
     _GJK_REL,
     _TOUCH_REL,

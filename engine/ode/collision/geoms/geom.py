@@ -32,7 +32,7 @@ class Geom:
     NAME = "geom"
     CREATOR = "dCreateGeom"     # the function that makes one, for error messages
     PLACEABLE = True
-    IS_SPACE = False            # True for spaces (engine.ode.collision.space.Space)
+    IS_SPACE = False            # True for spaces (engine.ode.collision.spaces.space.Space)
 
     __slots__ = ("body", "space", "offset_pos", "offset_R", "own_pos", "own_R", "enabled",
                  "category_bits", "collide_bits", "user_data", "alive", "__weakref__")
