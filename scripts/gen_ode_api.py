@@ -54,16 +54,13 @@ API_MODULES = (
     "engine.ode.step.stepper", "engine.ode.export_dif",
     "engine.ode.collision.geoms.geom", "engine.ode.collision.geoms.primitives",
     "engine.ode.collision.spaces.space", "engine.ode.collision.dispatch",
-    # @collision-modules (one line per collision module goes right below)
     "engine.ode.collision.spaces.spaces",
-    "engine.ode.collision.pairs.colliders_ray",
-    "engine.ode.collision.pairs.colliders_box_box",
-    "engine.ode.collision.pairs.colliders_cylinder",
-    "engine.ode.collision.geoms.convex", "engine.ode.collision.pairs.colliders_convex",
+    # the collider matrix (one line per pair in engine/ode/collision/matrix.py)
+    "engine.ode.collision.matrix",
+    # @collision-modules (one line per module with API names goes right below)
+    "engine.ode.collision.geoms.convex",
     "engine.ode.collision.geoms.trimesh_data", "engine.ode.collision.geoms.trimesh",
-    "engine.ode.collision.pairs.colliders_trimesh",
-    "engine.ode.collision.pairs.colliders_trimesh_convex",
-    "engine.ode.collision.geoms.heightfield", "engine.ode.collision.pairs.colliders_heightfield",
+    "engine.ode.collision.geoms.heightfield",
     "engine.ode.collision.geoms.transform", "engine.ode.collision.geoms.user_class",
     "engine.ode.collision.geom_utils",
     "engine.ode.collision.native",

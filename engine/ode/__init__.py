@@ -772,14 +772,11 @@ from engine.ode.collision.spaces.spaces import (  # noqa: F401
     dQuadTreeSpaceCreate,
     dSweepAndPruneSpaceCreate,
 )
-from engine.ode.collision.pairs import colliders_ray  # noqa: F401  (for its registrations)
-from engine.ode.collision.pairs import colliders_box_box  # noqa: F401  (for its registrations)
-from engine.ode.collision.pairs import colliders_cylinder  # noqa: F401  (for its registrations)
+from engine.ode.collision import matrix  # noqa: F401  (for its registrations)
 from engine.ode.collision.geoms.convex import (  # noqa: F401
     dCreateConvex,
     dGeomSetConvex,
 )
-from engine.ode.collision.pairs import colliders_convex  # noqa: F401  (for its registrations)
 from engine.ode.collision.geoms.trimesh_data import (  # noqa: F401
     dGeomTriMeshDataBuild,
     dGeomTriMeshDataBuildDouble,
@@ -844,8 +841,6 @@ from engine.ode.collision.geoms.trimesh import (  # noqa: F401
     dMassSetTrimesh,
     dMassSetTrimeshTotal,
 )
-from engine.ode.collision.pairs import colliders_trimesh  # noqa: F401  (for its registrations)
-from engine.ode.collision.pairs import colliders_trimesh_convex  # noqa: F401  (for its registrations)
 from engine.ode.collision.geoms.heightfield import (  # noqa: F401
     dCreateHeightfield,
     dGeomHeightfieldDataBuildByte,
@@ -859,7 +854,6 @@ from engine.ode.collision.geoms.heightfield import (  # noqa: F401
     dGeomHeightfieldGetHeightfieldData,
     dGeomHeightfieldSetHeightfieldData,
 )
-from engine.ode.collision.pairs import colliders_heightfield  # noqa: F401  (for its registrations)
 from engine.ode.collision.geoms.transform import (  # noqa: F401
     dCreateGeomTransform,
     dGeomTransformGetCleanup,

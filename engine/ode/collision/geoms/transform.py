@@ -12,7 +12,9 @@ transform, or replacing its object, destroys the object) and ``info``
 (default 0: contacts name the object as their g1/g2; non-zero: they name the
 transform). Nested transforms resolve ``info`` level by level; the geom a
 contact names is :meth:`Geom.contact_geom` (overridden here), which the
-code that fills dContactGeom objects (dispatch) calls for each side.
+code that fills dContactGeom objects (dispatch) calls for each side. Its
+collider (the transform against any geom) is
+:mod:`engine.ode.collision.pairs.colliders_transform`.
 
 Placing the object in the world is done by temporarily writing the world pose
 into the object (as ODE does), so that colliders and user callbacks see the
@@ -27,13 +29,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.dispatch import COLLIDERS, NO_CONTACTS, ColliderFn, dCollide
 from engine.ode.collision.geoms.geom import Geom, geom_of
 from engine.ode.constants import (
-    dFirstSpaceClass,
-    dGeomNumClasses,
     dGeomTransformClass,
-    dLastSpaceClass,
 )
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul
@@ -61,7 +59,7 @@ class GeomTransform(Geom):
         obj = self.obj
         if obj is None:
             return np.zeros(6)
-        _check_object(self, "dGeomGetAABB", need_free=False)
+        check_object(self, "dGeomGetAABB", need_free=False)
         with placed(self) as o:
             return np.array(o.compute_aabb(), dtype=float)
 
@@ -88,7 +86,7 @@ def contact_geom_of(g: Geom) -> Geom:
     return g.contact_geom()
 
 
-def _check_object(tr: GeomTransform, function: str, need_free: bool = True) -> Geom:
+def check_object(tr: GeomTransform, function: str, need_free: bool = True) -> Geom:
     """The transform's object, checked usable: alive, no body, and (for
     collisions, as ODE asserts) not in a space."""
     obj = tr.obj
@@ -120,45 +118,6 @@ def placed(tr: GeomTransform):
             yield obj
         finally:
             obj.own_pos, obj.own_R = rel_pos, rel_R
-
-
-def _rows_of(contacts: list) -> np.ndarray:
-    """(k, 9) contact rows from dContactGeom objects."""
-    if not contacts:
-        return NO_CONTACTS
-    rows = np.empty((len(contacts), 9))
-    for i, c in enumerate(contacts):
-        rows[i, 0:3] = c.pos
-        rows[i, 3:6] = c.normal
-        rows[i, 6] = c.depth
-        rows[i, 7] = c.side1
-        rows[i, 8] = c.side2
-    return rows
-
-
-def collide_transform(tr: GeomTransform, other: Geom, max_contacts: int) -> np.ndarray:
-    """Contacts (k, 9) of a geom transform with any geom: its object collided
-    at its world pose through dCollide (so overrides and user classes apply);
-    normals point into the transform."""
-    if tr.obj is None:
-        return NO_CONTACTS
-    _check_object(tr, "dCollide")
-    with placed(tr) as obj:
-        contacts = dCollide(obj, other, max_contacts)
-    return _rows_of(contacts)
-
-
-def _register_everywhere(fn: ColliderFn) -> None:
-    # (transform, c) for every non-space class number, user classes included,
-    # unless a collider for the pair (either order) is already there
-    for c in range(dGeomNumClasses):
-        if dFirstSpaceClass <= c <= dLastSpaceClass:
-            continue
-        if (dGeomTransformClass, c) not in COLLIDERS and (c, dGeomTransformClass) not in COLLIDERS:
-            COLLIDERS[(dGeomTransformClass, c)] = fn
-
-
-_register_everywhere(collide_transform)
 
 
 # ----------------------------------------------------------------------------- API

@@ -32,8 +32,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.dispatch import COLLIDERS, NO_CONTACTS, swap_rows
 from engine.ode.collision.geoms.geom import Geom, geom_of
+from engine.ode.collision.table import COLLIDERS, NO_CONTACTS, swap_rows
 from engine.ode.constants import (
     dFirstSpaceClass,
     dFirstUserClass,

@@ -30,17 +30,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.dispatch import NO_CONTACTS, register
 from engine.ode.collision.geoms.convex import Convex
 from engine.ode.collision.geoms.geom import Geom
 from engine.ode.collision.pairs import gjk
+from engine.ode.collision.table import NO_CONTACTS
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
     dConvexClass,
     dCylinderClass,
-    dPlaneClass,
-    dRayClass,
     dSphereClass,
 )
 
@@ -179,7 +177,7 @@ def _frame(g: Geom) -> tuple[np.ndarray, np.ndarray]:
             np.ascontiguousarray(g.R, dtype=np.float64))
 
 
-def _pair(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
+def convex_support_pair(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
     """The single contact (k <= 1, 9) of two solids with support mappings."""
     k1, p1 = shape_of(g1)
     k2, p2 = shape_of(g2)
@@ -188,11 +186,6 @@ def _pair(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:
     return convex_pair_kernel(k1, p1, pos1, R1, k2, p2, pos2, R2)
 
 
-for _cls in (dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass, dConvexClass):
-    register(dConvexClass, _cls)(_pair)
-
-
-@register(dConvexClass, dPlaneClass)
 def convex_plane(g1: Convex, g2: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of convex ``g1`` with plane ``g2``: its vertices below."""
     pos, R = _frame(g1)
@@ -201,7 +194,6 @@ def convex_plane(g1: Convex, g2: Geom, max_contacts: int) -> np.ndarray:
                                int(max_contacts))
 
 
-@register(dRayClass, dConvexClass)
 def ray_convex(ray: Geom, g2: Convex, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a convex."""
     pos, R = _frame(g2)

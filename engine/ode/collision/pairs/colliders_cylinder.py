@@ -30,16 +30,8 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.dispatch import register
 from engine.ode.collision.geoms.primitives import Box, Capsule, Cylinder, Plane, Sphere
 from engine.ode.collision.pairs import gjk
-from engine.ode.constants import (
-    dBoxClass,
-    dCapsuleClass,
-    dCylinderClass,
-    dPlaneClass,
-    dSphereClass,
-)
 from engine.ode.kernels import detmath
 
 #: Tolerance on |axis . normal| - 1 for the face-on cylinder-plane case.
@@ -135,7 +127,6 @@ def cylinder_plane_kernel(pos: np.ndarray, R: np.ndarray, radius: float, length:
     return out[:k]
 
 
-@register(dCylinderClass, dPlaneClass)
 def cylinder_plane(g1: Cylinder, g2: Plane, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of cylinder ``g1`` with plane ``g2``."""
     return cylinder_plane_kernel(np.ascontiguousarray(g1.pos, dtype=np.float64),
@@ -204,7 +195,6 @@ def cylinder_sphere_kernel(pos: np.ndarray, R: np.ndarray, radius: float, length
     return out
 
 
-@register(dCylinderClass, dSphereClass)
 def cylinder_sphere(g1: Cylinder, g2: Sphere, max_contacts: int) -> np.ndarray:
     """Contact (k <= 1, 9) of cylinder ``g1`` with sphere ``g2``."""
     return cylinder_sphere_kernel(np.ascontiguousarray(g1.pos, dtype=np.float64),
@@ -414,7 +404,6 @@ def cylinder_box_kernel(cpos: np.ndarray, cR: np.ndarray, radius: float, length:
     return out[:k]
 
 
-@register(dCylinderClass, dBoxClass)
 def cylinder_box(g1: Cylinder, g2: Box, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of cylinder ``g1`` with box ``g2``."""
     return cylinder_box_kernel(np.ascontiguousarray(g1.pos, dtype=np.float64),
@@ -494,7 +483,6 @@ def cylinder_cylinder_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: floa
     return out[:m]
 
 
-@register(dCylinderClass, dCylinderClass)
 def cylinder_cylinder(g1: Cylinder, g2: Cylinder, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of cylinder ``g1`` with cylinder ``g2``."""
     return cylinder_cylinder_kernel(np.ascontiguousarray(g1.pos, dtype=np.float64),
@@ -521,7 +509,6 @@ def capsule_cylinder_kernel(p1: np.ndarray, R1: np.ndarray, r1: float, l1: float
     return _single(out, res)
 
 
-@register(dCapsuleClass, dCylinderClass)
 def capsule_cylinder(g1: Capsule, g2: Cylinder, max_contacts: int) -> np.ndarray:
     """Contact (k <= 1, 9) of capsule ``g1`` with cylinder ``g2``."""
     return capsule_cylinder_kernel(np.ascontiguousarray(g1.pos, dtype=np.float64),

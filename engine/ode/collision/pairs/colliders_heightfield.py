@@ -42,19 +42,18 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.dispatch import NO_CONTACTS, register
 from engine.ode.collision.geoms.geom import Geom
 from engine.ode.collision.geoms.heightfield import Heightfield, data_of
-from engine.ode.collision.pairs.colliders_box_box import box_plane_kernel, capsule_plane_kernel
 from engine.ode.collision.pairs.colliders_cylinder import cylinder_plane_kernel
+from engine.ode.collision.pairs.colliders_plane import box_plane_kernel, capsule_plane_kernel
 from engine.ode.collision.pairs.colliders_ray import ray_plane_kernel
+from engine.ode.collision.table import NO_CONTACTS
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
     dConvexClass,
     dCylinderClass,
     dEpsilon,
-    dHeightfieldClass,
     dRayClass,
     dSphereClass,
     dTriMeshClass,
@@ -655,8 +654,3 @@ def heightfield_collide(hf: Heightfield, g2: Geom, max_contacts: int) -> np.ndar
     rows = heightfield_zone_kernel(kind, H, x0, z0, d.sample_width, d.sample_depth, d.aspect,
                                    pos, R, dims, points, tris, box, int(max_contacts), further)
     return to_world(rows, hp, hR, placeable, d.half_width, d.half_depth)
-
-
-for _cls in (dRayClass, dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass, dConvexClass,
-             dTriMeshClass):
-    register(dHeightfieldClass, _cls)(heightfield_collide)

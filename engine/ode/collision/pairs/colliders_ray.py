@@ -29,16 +29,8 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.dispatch import NO_CONTACTS, register
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.constants import (
-    dBoxClass,
-    dCapsuleClass,
-    dCylinderClass,
-    dPlaneClass,
-    dRayClass,
-    dSphereClass,
-)
+from engine.ode.collision.table import NO_CONTACTS
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -365,7 +357,6 @@ def _rows(hit: bool, out: np.ndarray) -> np.ndarray:
     return out.reshape(1, 9) if hit else NO_CONTACTS
 
 
-@register(dRayClass, dSphereClass)
 def ray_sphere(ray: Geom, sphere: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a sphere."""
     s, d, length = _ray_arrays(ray)
@@ -375,7 +366,6 @@ def ray_sphere(ray: Geom, sphere: Geom, max_contacts: int) -> np.ndarray:
     return _rows(hit, out)
 
 
-@register(dRayClass, dBoxClass)
 def ray_box(ray: Geom, box: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a box."""
     s, d, length = _ray_arrays(ray)
@@ -386,7 +376,6 @@ def ray_box(ray: Geom, box: Geom, max_contacts: int) -> np.ndarray:
     return _rows(hit, out)
 
 
-@register(dRayClass, dCapsuleClass)
 def ray_capsule(ray: Geom, capsule: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a capsule."""
     s, d, length = _ray_arrays(ray)
@@ -397,7 +386,6 @@ def ray_capsule(ray: Geom, capsule: Geom, max_contacts: int) -> np.ndarray:
     return _rows(hit, out)
 
 
-@register(dRayClass, dCylinderClass)
 def ray_cylinder(ray: Geom, cylinder: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a cylinder."""
     s, d, length = _ray_arrays(ray)
@@ -408,7 +396,6 @@ def ray_cylinder(ray: Geom, cylinder: Geom, max_contacts: int) -> np.ndarray:
     return _rows(hit, out)
 
 
-@register(dRayClass, dPlaneClass)
 def ray_plane(ray: Geom, plane: Geom, max_contacts: int) -> np.ndarray:
     """Contacts (0 or 1, shape (k, 9)) of a ray with a plane."""
     s, d, length = _ray_arrays(ray)

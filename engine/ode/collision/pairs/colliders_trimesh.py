@@ -47,21 +47,15 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.collision.dispatch import NO_CONTACTS, register
 from engine.ode.collision.geoms.trimesh import TriMesh
 from engine.ode.collision.geoms.trimesh_data import USE_ALL
 from engine.ode.collision.pairs.trimesh_box_capsule import (
     trimesh_box_kernel,
     trimesh_capsule_kernel,
 )
+from engine.ode.collision.table import NO_CONTACTS
 from engine.ode.constants import (
-    dBoxClass,
-    dCapsuleClass,
     dEpsilon,
-    dPlaneClass,
-    dRayClass,
-    dSphereClass,
-    dTriMeshClass,
 )
 from engine.ode.kernels.detlinalg import matmul, norm
 
@@ -277,7 +271,6 @@ def _candidates(tm: TriMesh, other, exact) -> tuple[np.ndarray, np.ndarray]:
     return idx, np.ascontiguousarray(tm.world_triangles(idx))
 
 
-@register(dTriMeshClass, dSphereClass)
 def trimesh_sphere(tm: TriMesh, sphere, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of a trimesh with a sphere (one per touched triangle)."""
     centre = np.ascontiguousarray(sphere.pos, dtype=np.float64)
@@ -290,7 +283,6 @@ def trimesh_sphere(tm: TriMesh, sphere, max_contacts: int) -> np.ndarray:
     return out[:n]
 
 
-@register(dTriMeshClass, dBoxClass)
 def trimesh_box(tm: TriMesh, box, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of a trimesh with a box (face contacts clipped, up to
     max_contacts, the deepest kept)."""
@@ -304,7 +296,6 @@ def trimesh_box(tm: TriMesh, box, max_contacts: int) -> np.ndarray:
     return out[:n]
 
 
-@register(dTriMeshClass, dCapsuleClass)
 def trimesh_capsule(tm: TriMesh, capsule, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of a trimesh with a capsule (two per touched triangle,
     near duplicates merged)."""
@@ -324,7 +315,6 @@ def trimesh_capsule(tm: TriMesh, capsule, max_contacts: int) -> np.ndarray:
     return out[:n]
 
 
-@register(dTriMeshClass, dPlaneClass)
 def trimesh_plane(tm: TriMesh, plane, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of a trimesh with a plane: each mesh vertex behind it,
     once, with the first (lowest index) triangle that uses it."""
@@ -356,7 +346,6 @@ def trimesh_plane(tm: TriMesh, plane, max_contacts: int) -> np.ndarray:
     return out
 
 
-@register(dTriMeshClass, dRayClass)
 def trimesh_ray(tm: TriMesh, ray, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of a trimesh with a ray: its crossings within the ray's
     length (see the module doc for the ray flags and callbacks)."""

@@ -74,7 +74,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.ode.collision.dispatch import register
 from engine.ode.collision.pairs.convex_triangles import (
     convex_triangles_kernel,
 )
@@ -88,7 +87,6 @@ from engine.ode.collision.pairs.triangle_pairs import (
     reduce_contacts,
     trimesh_pairs_kernel,
 )
-from engine.ode.constants import dConvexClass, dCylinderClass, dTriMeshClass
 from engine.ode.kernels.detlinalg import matmul
 
 __all__: list[str] = []
@@ -107,7 +105,6 @@ def _mesh_arrays(g) -> tuple:
     return (V, T, FN) + tuple(mesh_topology(d))
 
 
-@register(dCylinderClass, dTriMeshClass)
 def cylinder_trimesh(g1, g2, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of cylinder ``g1`` with trimesh ``g2`` (side2 = triangle)."""
     tris = g2.candidate_triangles(g1, g1.compute_aabb())
@@ -133,7 +130,6 @@ def convex_world_arrays(g) -> tuple:
     return Q, P, E
 
 
-@register(dConvexClass, dTriMeshClass)
 def convex_trimesh(g1, g2, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of convex ``g1`` with trimesh ``g2`` (side2 = triangle)."""
     tris = g2.candidate_triangles(g1, g1.compute_aabb())
@@ -144,7 +140,6 @@ def convex_trimesh(g1, g2, max_contacts: int) -> np.ndarray:
     return reduce_contacts(rows, int(max_contacts))
 
 
-@register(dTriMeshClass, dTriMeshClass)
 def trimesh_trimesh(g1, g2, max_contacts: int) -> np.ndarray:
     """Contacts (k, 9) of trimesh ``g1`` with trimesh ``g2`` (sides = triangles)."""
     tris1 = g1.candidate_triangles(g2, g2.compute_aabb())
