@@ -32,9 +32,9 @@ from collections import defaultdict
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def module_name(path: pathlib.Path) -> str:
-    """Dotted module name of a source file under ROOT (``pkg/__init__.py`` -> ``pkg``)."""
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
+    """Dotted module name of a source file under ``root`` (``pkg/__init__.py`` -> ``pkg``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -153,7 +153,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
-def function_local_imports(modules: dict[str, pathlib.Path]) -> list[str]:
+def function_local_imports(modules: dict[str, pathlib.Path],
+                           root: pathlib.Path = ROOT) -> list[str]:
     """``file:line: statement`` of every engine import inside a function body."""
     found = []
     for name, path in modules.items():
@@ -170,7 +171,7 @@ def function_local_imports(modules: dict[str, pathlib.Path]) -> list[str]:
                 else:
                     continue
                 if any(m == "engine" or m.startswith("engine.") for m in mods):
-                    rel = path.relative_to(ROOT)
+                    rel = path.relative_to(root)
                     found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
     return sorted(set(found))
 

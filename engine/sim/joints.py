@@ -35,7 +35,7 @@ import math
 
 from engine import ode
 from engine.sim.ball_joint import create_ball_joint
-from engine.sim.joint_params import (  # noqa: F401  (AxisParams, JointRecord re-exported)
+from engine.sim.joint_params import (
     AxisParams,
     JointRecord,
     axis_param,

@@ -1,5 +1,5 @@
 """Tree walks over world nodes: iteration, DEF lookup, structural equality (the deep
-copy `copy_node` lives with the node classes in `engine.world.node`; re-exported).
+copy, `copy_node`, lives with the node classes in `engine.world.node`).
 
 `find_node_by_def` implements Webots' ``findNodeByDef`` (webots-facts 3.1): a
 pre-order depth-first search that tests the start node itself, then a joint's
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from engine.world.node import BaseNode, Node, OpaqueNode, UseNode, copy_node  # noqa: F401
+from engine.world.node import BaseNode, Node, OpaqueNode, UseNode
 from engine.world.schema import is_joint_type
 
 
