@@ -42,6 +42,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check engine app tests bench plugins
 	$(VENV)/bin/vulture
 	$(PY) -m pytest -q -p no:cacheprovider tests/test_type_ignores.py
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

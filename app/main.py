@@ -80,9 +80,9 @@ def _run(argv: list[str]) -> int:
         if problem is not None:
             print(f"odeon run: error: {problem}", file=sys.stderr)
             return 2
+    from engine.headless import run_headless
     from engine.numba_cache import watch_compiles
     from engine.sim.geometry import BuildError
-    from engine.sim.headless import run_headless
     from engine.world import WorldError
 
     try:

@@ -1,6 +1,7 @@
-"""Rigid bodies: the Body handle and every dBody* function of the manual.
+"""Rigid bodies: every dBody* function of the manual.
 
-A Body is a thin handle (world, row) over :class:`~engine.ode.bodystore.BodyStore`.
+The Body handle (world, row) over :class:`~engine.ode.bodystore.BodyStore` is
+:class:`engine.ode.body_handle.Body` (re-exported here).
 Units: m, kg, s, N, N·m, rad. Vectors come back as new (3,) float64 arrays.
 """
 
@@ -11,6 +12,8 @@ import math
 import numpy as np
 
 from engine.ode import checks
+from engine.ode.body_handle import Body, body_of, set_flag
+from engine.ode.body_settings import dBodySetAutoDisableDefaults, dBodySetDampingDefaults
 from engine.ode.bodystore import (
     BF_KINEMATIC,
     BF_MAX_ANG_SPEED,
@@ -18,51 +21,8 @@ from engine.ode.bodystore import (
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import inv3, matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
-from engine.ode.world import World, world_of
-
-
-class Body:
-    """Handle of one rigid body (ODE's dBodyID)."""
-
-    __slots__ = ("world", "index", "data", "geoms", "moved_callback", "__weakref__")
-
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.index = world.bodies.create()
-        world.bodies.handles[self.index] = self
-        self.data = None
-        self.geoms: list = []
-        self.moved_callback = None
-
-    @property
-    def alive(self) -> bool:
-        return self.world.alive and self.world.bodies.handles[self.index] is self
-
-    def __repr__(self) -> str:
-        return f"<Body {self.index}{'' if self.alive else ' destroyed'}>"
-
-
-def body_of(b, function: str, argument: str = "b") -> Body:
-    """``b`` checked to be a live Body (None is rejected: ODE's NULL)."""
-    if b is None:
-        raise ODEError(function, argument, "must not be NULL (None)")
-    if not isinstance(b, Body):
-        raise ODEError(function, argument, f"expected a dBodyID, got {b!r}")
-    if not b.alive:
-        raise ODEError(function, argument, "the body has been destroyed")
-    return b
-
-
-def _flag(b: Body, bit: int, on: bool) -> None:
-    flags = b.world.bodies.flags
-    if on:
-        flags[b.index] |= bit
-    else:
-        flags[b.index] &= ~bit
-
-
-def _has(b: Body, bit: int) -> bool:
-    return bool(b.world.bodies.flags[b.index] & bit)
+from engine.ode.mass import dMass, dMassCheck
+from engine.ode.world import TEARDOWN_BODIES, World, register_teardown, world_of
 
 
 def _moved(b: Body) -> None:
@@ -75,14 +35,12 @@ def _moved(b: Body) -> None:
 def dBodyCreate(w: World) -> Body:
     """A new body at the origin, mass 1, identity inertia, with the world's
     auto-disable and damping defaults."""
-    from engine.ode.body_settings import dBodySetAutoDisableDefaults, dBodySetDampingDefaults
-
     world = world_of(w, "dBodyCreate")
     b = Body(world)
     dBodySetAutoDisableDefaults(b)
     dBodySetDampingDefaults(b)
     world.bodies.max_ang_speed[b.index] = world.max_ang_speed
-    _flag(b, BF_MAX_ANG_SPEED, math.isfinite(world.max_ang_speed))
+    set_flag(b, BF_MAX_ANG_SPEED, math.isfinite(world.max_ang_speed))
     return b
 
 
@@ -106,9 +64,13 @@ def dBodyDestroy(b: Body) -> None:
 
 
 def destroy_all_bodies(world: World) -> None:
+    """Free every body row of ``world`` (dWorldDestroy, after the joints)."""
     for b in list(world.bodies.handles):
         if b is not None:
             world.bodies.destroy(b.index)
+
+
+register_teardown(TEARDOWN_BODIES, destroy_all_bodies)
 
 
 def dBodyGetWorld(b: Body) -> World:
@@ -209,8 +171,6 @@ def dBodyCopyQuaternion(b: Body) -> np.ndarray:
 def dBodySetMass(b: Body, mass) -> None:
     """Set the mass parameters; the centre of mass must be at the body origin
     (translate the dMass with dMassTranslate first)."""
-    from engine.ode.mass import dMass, dMassCheck
-
     body = body_of(b, "dBodySetMass")
     if not isinstance(mass, dMass):
         raise ODEError("dBodySetMass", "mass", f"expected a dMass, got {mass!r}")
@@ -237,8 +197,6 @@ def dBodySetMass(b: Body, mass) -> None:
 
 def dBodyGetMass(b: Body):
     """The body's mass parameters as a new dMass (centre at the origin)."""
-    from engine.ode.mass import dMass
-
     body = body_of(b, "dBodyGetMass")
     store = body.world.bodies
     m = dMass()

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.body import Body, _flag, _has, body_of
+from engine.ode.body_handle import Body, body_of, has_flag, set_flag
 from engine.ode.bodystore import (
     BF_ANG_DAMPING,
     BF_AUTO_DISABLE,
@@ -33,29 +33,29 @@ def dBodyEnable(b: Body) -> None:
     """Enable the body and restart its auto-disable countdown."""
     body = body_of(b, "dBodyEnable")
     store = body.world.bodies
-    _flag(body, BF_DISABLED, False)
+    set_flag(body, BF_DISABLED, False)
     store.ad_idle_steps[body.index] = store.ad_steps[body.index]
     store.ad_idle_time[body.index] = store.ad_time[body.index]
     store.ad_sample_index[body.index] = 0
 
 
 def dBodyDisable(b: Body) -> None:
-    _flag(body_of(b, "dBodyDisable"), BF_DISABLED, True)
+    set_flag(body_of(b, "dBodyDisable"), BF_DISABLED, True)
 
 
 def dBodyIsEnabled(b: Body) -> int:
-    return int(not _has(body_of(b, "dBodyIsEnabled"), BF_DISABLED))
+    return int(not has_flag(body_of(b, "dBodyIsEnabled"), BF_DISABLED))
 
 
 def dBodySetAutoDisableFlag(b: Body, do_auto_disable: int) -> None:
     body = body_of(b, "dBodySetAutoDisableFlag")
-    _flag(body, BF_AUTO_DISABLE, bool(do_auto_disable))
+    set_flag(body, BF_AUTO_DISABLE, bool(do_auto_disable))
     if not do_auto_disable:
         dBodyEnable(body)
 
 
 def dBodyGetAutoDisableFlag(b: Body) -> int:
-    return int(_has(body_of(b, "dBodyGetAutoDisableFlag"), BF_AUTO_DISABLE))
+    return int(has_flag(body_of(b, "dBodyGetAutoDisableFlag"), BF_AUTO_DISABLE))
 
 
 def _ad_set(b, function: str, argument: str, field: str, value) -> None:
@@ -131,7 +131,7 @@ def dBodySetAutoDisableDefaults(b: Body) -> None:
     store.ad_time[i] = ad.time
     store.ensure_samples(max(ad.samples, 1))
     store.ad_samples[i] = ad.samples
-    _flag(body, BF_AUTO_DISABLE, ad.flag)
+    set_flag(body, BF_AUTO_DISABLE, ad.flag)
     store.ad_idle_steps[i] = ad.steps
     store.ad_idle_time[i] = ad.time
 
@@ -141,7 +141,7 @@ def dBodySetLinearDamping(b: Body, scale: float) -> None:
     body = body_of(b, "dBodySetLinearDamping")
     s = checks.real(scale, "dBodySetLinearDamping", "scale")
     body.world.bodies.lin_damp[body.index] = s
-    _flag(body, BF_LIN_DAMPING, s != 0)
+    set_flag(body, BF_LIN_DAMPING, s != 0)
 
 
 def dBodyGetLinearDamping(b: Body) -> float:
@@ -153,7 +153,7 @@ def dBodySetAngularDamping(b: Body, scale: float) -> None:
     body = body_of(b, "dBodySetAngularDamping")
     s = checks.real(scale, "dBodySetAngularDamping", "scale")
     body.world.bodies.ang_damp[body.index] = s
-    _flag(body, BF_ANG_DAMPING, s != 0)
+    set_flag(body, BF_ANG_DAMPING, s != 0)
 
 
 def dBodyGetAngularDamping(b: Body) -> float:
@@ -203,7 +203,7 @@ def dBodySetMaxAngularSpeed(b: Body, max_speed: float) -> None:
     body = body_of(b, "dBodySetMaxAngularSpeed")
     s = checks.real_or_inf(max_speed, "dBodySetMaxAngularSpeed", "max_speed")
     body.world.bodies.max_ang_speed[body.index] = s
-    _flag(body, BF_MAX_ANG_SPEED, s < math.inf)
+    set_flag(body, BF_MAX_ANG_SPEED, s < math.inf)
 
 
 def dBodyGetMaxAngularSpeed(b: Body) -> float:
@@ -217,7 +217,7 @@ def dBodySetKinematic(b: Body) -> None:
     velocity (joints and contacts cannot push it)."""
     body = body_of(b, "dBodySetKinematic")
     store = body.world.bodies
-    _flag(body, BF_KINEMATIC, True)
+    set_flag(body, BF_KINEMATIC, True)
     store.invmass[body.index] = 0.0
     store.invI[body.index] = 0.0
 
@@ -227,40 +227,40 @@ def dBodySetDynamic(b: Body) -> None:
     body = body_of(b, "dBodySetDynamic")
     store = body.world.bodies
     i = body.index
-    _flag(body, BF_KINEMATIC, False)
+    set_flag(body, BF_KINEMATIC, False)
     store.invmass[i] = 1.0 / store.mass[i]
     store.invI[i] = inv3(store.I[i])
 
 
 def dBodyIsKinematic(b: Body) -> int:
-    return int(_has(body_of(b, "dBodyIsKinematic"), BF_KINEMATIC))
+    return int(has_flag(body_of(b, "dBodyIsKinematic"), BF_KINEMATIC))
 
 
 def dBodySetGravityMode(b: Body, mode: int) -> None:
     """1 (default): gravity acts on the body; 0: it does not."""
-    _flag(body_of(b, "dBodySetGravityMode"), BF_NO_GRAVITY, not mode)
+    set_flag(body_of(b, "dBodySetGravityMode"), BF_NO_GRAVITY, not mode)
 
 
 def dBodyGetGravityMode(b: Body) -> int:
-    return int(not _has(body_of(b, "dBodyGetGravityMode"), BF_NO_GRAVITY))
+    return int(not has_flag(body_of(b, "dBodyGetGravityMode"), BF_NO_GRAVITY))
 
 
 def dBodySetGyroscopicMode(b: Body, enabled: int) -> None:
     """1 (default): include the gyroscopic term (implicitly, as ODE does)."""
-    _flag(body_of(b, "dBodySetGyroscopicMode"), BF_GYROSCOPIC, bool(enabled))
+    set_flag(body_of(b, "dBodySetGyroscopicMode"), BF_GYROSCOPIC, bool(enabled))
 
 
 def dBodyGetGyroscopicMode(b: Body) -> int:
-    return int(_has(body_of(b, "dBodyGetGyroscopicMode"), BF_GYROSCOPIC))
+    return int(has_flag(body_of(b, "dBodyGetGyroscopicMode"), BF_GYROSCOPIC))
 
 
 def dBodySetFiniteRotationMode(b: Body, mode: int) -> None:
     """0: infinitesimal orientation update (default); 1: finite rotation."""
-    _flag(body_of(b, "dBodySetFiniteRotationMode"), BF_FINITE_ROT, bool(mode))
+    set_flag(body_of(b, "dBodySetFiniteRotationMode"), BF_FINITE_ROT, bool(mode))
 
 
 def dBodyGetFiniteRotationMode(b: Body) -> int:
-    return int(_has(body_of(b, "dBodyGetFiniteRotationMode"), BF_FINITE_ROT))
+    return int(has_flag(body_of(b, "dBodyGetFiniteRotationMode"), BF_FINITE_ROT))
 
 
 def dBodySetFiniteRotationAxis(b: Body, x: float, y: float, z: float) -> None:
@@ -272,7 +272,7 @@ def dBodySetFiniteRotationAxis(b: Body, x: float, y: float, z: float) -> None:
     if n > 0:
         axis = axis / n
     body.world.bodies.frot_axis[body.index] = axis
-    _flag(body, BF_FINITE_ROT_AXIS, n > 0)
+    set_flag(body, BF_FINITE_ROT_AXIS, n > 0)
 
 
 def dBodyGetFiniteRotationAxis(b: Body) -> np.ndarray:

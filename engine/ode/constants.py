@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import math
 
+#: IEEE infinity (ODE's ``dInfinity``; e.g. "no stop", "infinite friction").
 dInfinity = math.inf
+#: Machine epsilon of dReal = double (ODE's ``dEpsilon``, DBL_EPSILON).
 dEpsilon = 2.220446049250313e-16
+#: pi as in ODE's common.h (``M_PI``, ``dPI``).
 M_PI = math.pi
-dPI = math.pi
+dPI = M_PI
 
 # --- contact surface modes (contact.h) ---
 dContactMu2 = 0x001

@@ -49,13 +49,23 @@ def dCleanupODEAllDataForThread() -> None:
     """Release per-thread data (none is kept)."""
 
 
+#: What dCloseODE resets besides the initialised flag, registered by the modules
+#: that keep library-wide state (user geom classes: engine.ode.collision.geoms.user_class).
+_ON_CLOSE: list[Callable[[], None]] = []
+
+
+def register_on_close(reset: Callable[[], None]) -> None:
+    """Have dCloseODE call ``reset()`` (once per function, in registration order)."""
+    if reset not in _ON_CLOSE:
+        _ON_CLOSE.append(reset)
+
+
 def dCloseODE() -> None:
     """Library clean-up; dInitODE2 may be called again afterwards. User geom
     classes are forgotten, as in ODE."""
-    from engine.ode.collision.user_class import clear_user_classes
-
     _state["initialised"] = False
-    clear_user_classes()
+    for reset in _ON_CLOSE:
+        reset()
 
 
 def dGetConfiguration() -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.ode.constants import M_PI, dEpsilon, dInfinity  # noqa: F401  (ODE names its math here)
 from engine.ode.errors import ODEError
 from engine.ode.rotation import (
     as_rotation3,
@@ -30,13 +31,6 @@ from engine.ode.rotation import (
     safe_normalize3,
     safe_normalize4,
 )
-
-#: IEEE infinity (ODE's ``dInfinity``; e.g. "no stop", "infinite friction").
-dInfinity = math.inf
-#: Machine epsilon of dReal = double (ODE's ``dEpsilon``).
-dEpsilon = 2.220446049250313e-16
-#: pi as in ODE's common.h.
-M_PI = math.pi
 
 
 def _update_in_place(arg: Any, result: np.ndarray) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.ode.errors import ODEError
+
 #: The generator's state (element 0), shared by Python and numba kernels.
 RNG_STATE = np.zeros(1, dtype=np.uint64)
 
@@ -65,8 +67,6 @@ def dRand() -> int:
 
 def dRandInt(n: int) -> int:
     """A random integer in [0, n)."""
-    from engine.ode.errors import ODEError
-
     if n < 1:
         raise ODEError("dRandInt", "n", f"must be >= 1, got {n}")
     return int(rand_int(RNG_STATE, int(n)))

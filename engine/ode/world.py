@@ -9,6 +9,7 @@ infinite, contact surface layer 0, auto-disable off (thresholds 0.01,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -85,6 +86,21 @@ def world_of(w, function: str, argument: str = "world") -> World:
 
 
 # --------------------------------------------------------------------------- lifetime
+#: Teardown order of dWorldDestroy: the joints go before the bodies they attach.
+TEARDOWN_JOINTS = 0
+TEARDOWN_BODIES = 1
+
+#: order -> ``destroy(world)``: what dWorldDestroy calls, lowest order first. The
+#: modules that put objects into a world (bodies, joints) register how to free
+#: them, so the world needs no import of theirs.
+_TEARDOWN: dict[int, Callable[[World], None]] = {}
+
+
+def register_teardown(order: int, destroy: Callable[[World], None]) -> None:
+    """Have dWorldDestroy call ``destroy(world)`` at position ``order`` (``TEARDOWN_*``)."""
+    _TEARDOWN[order] = destroy
+
+
 def dWorldCreate() -> World:
     """A new, empty world."""
     return World()
@@ -93,11 +109,8 @@ def dWorldCreate() -> World:
 def dWorldDestroy(w: World) -> None:
     """Destroy the world and every body and joint in it."""
     w = world_of(w, "dWorldDestroy")
-    from engine.ode.body import destroy_all_bodies
-    from engine.ode.joints.base import destroy_all_joints
-
-    destroy_all_joints(w)
-    destroy_all_bodies(w)
+    for order in sorted(_TEARDOWN):
+        _TEARDOWN[order](w)
     w.alive = False
 
 

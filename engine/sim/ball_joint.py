@@ -49,7 +49,7 @@ import numpy as np
 
 from engine import ode
 from engine.ode.kernels.detlinalg import norm
-from engine.sim.joints import AxisParams, JointRecord, spring_erp_cfm
+from engine.sim.joint_params import AxisParams, JointRecord, spring_erp_cfm
 from engine.sim.poses import Frame
 
 _SUFFIX = ("", "2", "3")

@@ -40,6 +40,8 @@ import numpy as np
 from engine import ode
 from engine.sim.geometry import place_geom
 from engine.sim.geometry_kinds import kind_of
+from engine.sim.joint_params import axis_param as _param
+from engine.sim.joint_params import param_setter as _setter
 from engine.sim.joints import AxisParams, JointRecord, configure_axis
 from engine.sim.mass import solid_mass, transformed
 from engine.sim.poses import Frame
@@ -351,8 +353,6 @@ def _update_joint_axis(sim, params_node) -> bool:
 
 def _reconfigure_axis(sim, rec: JointRecord, axis: int) -> None:
     """Clear the axis' stops, springs and friction motor, then configure it again."""
-    from engine.sim.joints import _param, _setter
-
     set_param = _setter(rec.kind)
     settings = sim.model.settings
     for name, value in (("LoStop", -ode.dInfinity), ("HiStop", ode.dInfinity),

@@ -19,6 +19,8 @@ import math
 import numbers
 from typing import Any
 
+from engine.world.lexer import escape_string
+
 SF_TYPES = (
     "SFBool",
     "SFInt32",
@@ -139,8 +141,6 @@ def format_vector(values: tuple[float, ...]) -> str:
 
 def format_sf(type_name: str, value: Any) -> str:
     """Text of one non-node SF value as written in a `.wbt` file."""
-    from engine.world.lexer import escape_string
-
     if type_name == "SFBool":
         return "TRUE" if value else "FALSE"
     if type_name == "SFInt32":

@@ -1,4 +1,5 @@
-"""Tree walks over world nodes: iteration, DEF lookup, structural equality, copy.
+"""Tree walks over world nodes: iteration, DEF lookup, structural equality (the deep
+copy, `copy_node`, lives with the node classes in `engine.world.node`).
 
 `find_node_by_def` implements Webots' ``findNodeByDef`` (docs/webots-behaviour.md, "DEF lookup"): a
 pre-order depth-first search that tests the start node itself, then a joint's
@@ -99,38 +100,3 @@ def tree_equal(a: BaseNode | None, b: BaseNode | None) -> bool:
         elif va != vb:
             return False
     return True
-
-
-def copy_node(node: BaseNode) -> BaseNode:
-    """Deep copy of ``node`` and its sub-tree, detached from any world.
-
-    USE nodes whose DEF node is inside the copied sub-tree point to the copy;
-    others keep pointing to the original DEF node.
-    """
-    mapping: dict[int, BaseNode] = {}
-    return _copy(node, mapping)
-
-
-def _copy(node: BaseNode, mapping: dict[int, BaseNode]) -> BaseNode:
-    if isinstance(node, UseNode):
-        target = mapping.get(id(node.target), node.target)
-        return UseNode(target)
-    if isinstance(node, OpaqueNode):
-        result: BaseNode = OpaqueNode(node.type_name, node.text, node.def_name)
-        mapping[id(node)] = result
-        return result
-    assert isinstance(node, Node)
-    new = Node(node.type_name, node.def_name)
-    new.hidden = list(node.hidden)
-    new.unknown_fields = list(node.unknown_fields)
-    mapping[id(node)] = new
-    for name, spec in node.spec.fields.items():  # type: ignore[union-attr]
-        value = node.get(name)
-        if spec.type == "SFNode":
-            if value is not None:
-                new.set(name, _copy(value, mapping))
-        elif spec.type == "MFNode":
-            new.set(name, [_copy(child, mapping) for child in value])
-        else:
-            new._values[name] = value  # already checked and immutable
-    return new

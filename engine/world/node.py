@@ -18,15 +18,12 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from engine.world import fieldtypes as ft
 from engine.world.errors import FieldValueError, StructureError
 from engine.world.lexer import KEYWORDS
 from engine.world.schema import FieldSpec, NodeSpec, get_spec, use_forbidden
-
-if TYPE_CHECKING:
-    from engine.world.model import World
 
 DEF_FIELD = "DEF"  # field name used in change notifications for DEF renames
 _BAD_DEF_CHARS = set(" \t\r\n\"#',.[\\]{}")
@@ -44,6 +41,16 @@ def check_def_name(name: str) -> None:
     ):
         raise FieldValueError(f"invalid DEF name {name!r}: identifiers may not start with a "
                               "digit, be a keyword or contain spaces, dots, quotes or brackets")
+
+
+class World(Protocol):
+    """What a node needs of the world it belongs to (`engine.world.model.World`
+    is the one implementation): the two change notifications."""
+
+    def _notify_field(self, node: BaseNode, name: str, old: Any, new: Any) -> None: ...
+
+    def _notify_structure(self, event: str, parent: BaseNode | None, name: str | None,
+                          index: int, node: BaseNode) -> None: ...
 
 
 class SourcePosition(NamedTuple):
@@ -333,8 +340,6 @@ class Node(BaseNode):
 
     def copy(self) -> Node:
         """Deep copy (detached; DEF names kept; USE nodes inside re-pointed to the copies)."""
-        from engine.world.lookup import copy_node
-
         return copy_node(self)  # type: ignore[return-value]
 
     def __repr__(self) -> str:
@@ -402,6 +407,41 @@ class OpaqueNode(BaseNode):
 
     def __repr__(self) -> str:
         return f"<OpaqueNode {self.label()}>"
+
+
+def copy_node(node: BaseNode) -> BaseNode:
+    """Deep copy of ``node`` and its sub-tree, detached from any world.
+
+    USE nodes whose DEF node is inside the copied sub-tree point to the copy;
+    others keep pointing to the original DEF node.
+    """
+    mapping: dict[int, BaseNode] = {}
+    return _copy(node, mapping)
+
+
+def _copy(node: BaseNode, mapping: dict[int, BaseNode]) -> BaseNode:
+    if isinstance(node, UseNode):
+        target = mapping.get(id(node.target), node.target)
+        return UseNode(target)
+    if isinstance(node, OpaqueNode):
+        result: BaseNode = OpaqueNode(node.type_name, node.text, node.def_name)
+        mapping[id(node)] = result
+        return result
+    assert isinstance(node, Node)
+    new = Node(node.type_name, node.def_name)
+    new.hidden = list(node.hidden)
+    new.unknown_fields = list(node.unknown_fields)
+    mapping[id(node)] = new
+    for name, spec in node.spec.fields.items():  # type: ignore[union-attr]
+        value = node.get(name)
+        if spec.type == "SFNode":
+            if value is not None:
+                new.set(name, _copy(value, mapping))
+        elif spec.type == "MFNode":
+            new.set(name, [_copy(child, mapping) for child in value])
+        else:
+            new._values[name] = value  # already checked and immutable
+    return new
 
 
 class Field:

@@ -1,12 +1,13 @@
 """Whole-space contact generation in one compiled pass, and contact joints in bulk.
 
 :func:`space_contacts` gathers a space's geoms into arrays
-(:func:`~engine.ode.collision.broadphase.gather`), finds the candidate pairs
+(:func:`~engine.ode.collision.spaces.broadphase.gather`), finds the candidate pairs
 with the space's own broad phase, then runs the narrow phase for all pairs
 in one ``nogil`` kernel for the classes that dominate real scenes (sphere,
-box, capsule, cylinder, plane: the built-in colliders of
-``colliders_basic`` and ``colliders_cylinder``). Other class pairs, and pairs
-with a user override (dSetColliderOverride), go through the Python
+box, capsule, cylinder, plane: the built-in colliders of the ``pairs``
+modules ``colliders_sphere``, ``_plane``, ``_capsule``, ``_box_box`` and
+``_cylinder``). Other class pairs, and pairs with a user override
+(dSetColliderOverride), go through the Python
 :func:`~engine.ode.collision.dispatch.dCollide`. The contacts are exactly
 those of calling dCollide on every pair dSpaceCollide reports, in the same
 order. Nested spaces are opened as the standard near callback does
@@ -26,11 +27,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.collision import colliders_basic as cb
-from engine.ode.collision import colliders_cylinder as cc
 from engine.ode.collision import dispatch
-from engine.ode.collision.broadphase import GeomArrays, gather
-from engine.ode.collision.space import Space
+from engine.ode.collision import table as collider_table
+from engine.ode.collision.pairs import colliders_box_box as bb
+from engine.ode.collision.pairs import colliders_capsule as cap
+from engine.ode.collision.pairs import colliders_cylinder as cc
+from engine.ode.collision.pairs import colliders_plane as pln
+from engine.ode.collision.pairs import colliders_sphere as sph
+from engine.ode.collision.spaces.broadphase import GeomArrays, gather
+from engine.ode.collision.spaces.space import Space, dSpaceCollide, dSpaceCollide2
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
@@ -40,6 +45,7 @@ from engine.ode.constants import (
     dPlaneClass,
     dSphereClass,
 )
+from engine.ode.joints.base import dAreConnectedExcluding
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
 
@@ -56,11 +62,11 @@ def _builtin() -> dict:
     """(class1, class2) -> (registered function, kernel id) of the compiled pairs."""
     S, B, C, Y, P = dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass, dPlaneClass
     return {
-        (S, S): (cb.sphere_sphere, K_SS), (S, P): (cb.sphere_plane, K_SP),
-        (S, B): (cb.sphere_box, K_SB), (B, P): (cb.box_plane, K_BP),
-        (C, P): (cb.capsule_plane, K_CP), (C, S): (cb.capsule_sphere, K_CS),
-        (C, C): (cb.capsule_capsule, K_CC), (B, B): (cb.box_box, K_BB),
-        (C, B): (cb.capsule_box, K_CB), (Y, P): (cc.cylinder_plane, K_YP),
+        (S, S): (sph.sphere_sphere, K_SS), (S, P): (pln.sphere_plane, K_SP),
+        (S, B): (sph.sphere_box, K_SB), (B, P): (pln.box_plane, K_BP),
+        (C, P): (pln.capsule_plane, K_CP), (C, S): (cap.capsule_sphere, K_CS),
+        (C, C): (cap.capsule_capsule, K_CC), (B, B): (bb.box_box, K_BB),
+        (C, B): (cap.capsule_box, K_CB), (Y, P): (cc.cylinder_plane, K_YP),
         (Y, S): (cc.cylinder_sphere, K_YS), (Y, B): (cc.cylinder_box, K_YB),
         (Y, Y): (cc.cylinder_cylinder, K_YY), (C, Y): (cc.capsule_cylinder, K_CY),
     }
@@ -74,7 +80,7 @@ def kernel_table() -> np.ndarray:
     for each class pair right now: +k / -k compiled kernel k on (g1, g2) / on
     (g2, g1) swapped, ``K_NONE`` no collider, ``K_FALLBACK`` Python dCollide
     (other colliders, user overrides). Cached until the collider tables change."""
-    version = dispatch.table_version()
+    version = collider_table.table_version()
     if _TABLE[0] == version:
         return _TABLE[1]
     table = _build_table()
@@ -87,18 +93,18 @@ def _build_table() -> np.ndarray:
     n = dGeomNumClasses
     table = np.full((n, n), K_NONE, dtype=np.int64)
     builtin = _builtin()
-    keys = set(dispatch.COLLIDERS)
+    keys = set(collider_table.COLLIDERS)
     for a in range(n):
         for b in range(n):
-            if (a, b) in dispatch.OVERRIDES or (b, a) in dispatch.OVERRIDES:
+            if (a, b) in collider_table.OVERRIDES or (b, a) in collider_table.OVERRIDES:
                 table[a, b] = K_FALLBACK
             elif (a, b) in keys:
                 entry = builtin.get((a, b))
-                ok = entry is not None and dispatch.COLLIDERS[(a, b)] is entry[0]
+                ok = entry is not None and collider_table.COLLIDERS[(a, b)] is entry[0]
                 table[a, b] = entry[1] if ok else K_FALLBACK
             elif (b, a) in keys:
                 entry = builtin.get((b, a))
-                ok = entry is not None and dispatch.COLLIDERS[(b, a)] is entry[0]
+                ok = entry is not None and collider_table.COLLIDERS[(b, a)] is entry[0]
                 table[a, b] = -entry[1] if ok else K_FALLBACK
     return table
 
@@ -108,25 +114,25 @@ def _build_table() -> np.ndarray:
 def _pair_rows(k, i, j, pos, R, size, maxc):
     """Contact rows (q, 9) of geoms i, j (in that order) by compiled kernel ``k``."""
     if k == K_SS:
-        return cb.sphere_sphere_kernel(pos[i], size[i, 0], pos[j], size[j, 0])
+        return sph.sphere_sphere_kernel(pos[i], size[i, 0], pos[j], size[j, 0])
     if k == K_SP:
-        return cb.sphere_plane_kernel(pos[i], size[i, 0], size[j])
+        return pln.sphere_plane_kernel(pos[i], size[i, 0], size[j])
     if k == K_SB:
-        return cb.sphere_box_kernel(pos[i], size[i, 0], pos[j], R[j], size[j, :3])
+        return sph.sphere_box_kernel(pos[i], size[i, 0], pos[j], R[j], size[j, :3])
     if k == K_BP:
-        return cb.box_plane_kernel(pos[i], R[i], size[i, :3], size[j], maxc)
+        return pln.box_plane_kernel(pos[i], R[i], size[i, :3], size[j], maxc)
     if k == K_CP:
-        return cb.capsule_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
+        return pln.capsule_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
     if k == K_CS:
-        return cb.capsule_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
+        return cap.capsule_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
                                         size[j, 0])
     if k == K_CC:
-        return cb.capsule_capsule_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+        return cap.capsule_capsule_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
                                          size[j, 0], size[j, 1], maxc)
     if k == K_BB:
-        return cb.box_box_kernel(pos[i], R[i], size[i, :3], pos[j], R[j], size[j, :3], maxc)
+        return bb.box_box_kernel(pos[i], R[i], size[i, :3], pos[j], R[j], size[j, :3], maxc)
     if k == K_CB:
-        return cb.capsule_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
+        return cap.capsule_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
                                      size[j, :3], maxc)
     if k == K_YP:
         return cc.cylinder_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
@@ -271,8 +277,6 @@ def _recorded_pairs(space: Space) -> list:
     """Leaf pairs of a space holding spaces, in the standard recursive near
     callback's order (dSpaceCollide2 into a pair with a space, then
     dSpaceCollide inside each space of the pair)."""
-    from engine.ode.collision.space import dSpaceCollide, dSpaceCollide2
-
     pairs: list = []
 
     def near(data, o1, o2):
@@ -352,8 +356,6 @@ def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -
 def _python_pairs(ga: GeomArrays, pairs: np.ndarray, maxc: int,
                   skip_joined: bool) -> SpaceContacts:
     """Every pair through dCollide (bodies in several worlds)."""
-    from engine.ode.joints.base import dAreConnectedExcluding
-
     counts = np.full(pairs.shape[0], PAIR_PYTHON, dtype=np.int64)
     for p, (i, j) in enumerate(pairs.tolist()):
         b1 = ga.geoms[i].body

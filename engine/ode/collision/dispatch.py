@@ -1,125 +1,32 @@
-"""dCollide and the table of colliders, one entry per unordered class pair.
+"""dCollide over the collider table (:mod:`engine.ode.collision.table`).
 
-A collider is ``fn(g1, g2, max_contacts) -> (k, 9) float64 array`` of
-contacts, row = ``pos (3), normal (3), depth, side1, side2``, with ODE's
-convention: the normal points into g1 (moving g1 by ``depth`` along
-``normal`` separates them). Registering (A, B) serves (B, A) too: the
-contacts are swapped (normal negated, sides exchanged).
-``dSetColliderOverride`` replaces an entry with a Python function
-``fn(o1, o2, max_contacts) -> list[dContactGeom]``.
+Contact rows of a pair come from the table's entry for the two classes (the
+swapped entry, with its contacts swapped, when only (B, A) is listed), or
+from a user override (``dSetColliderOverride``: a Python function
+``fn(o1, o2, max_contacts) -> list[dContactGeom]``); dCollide returns them
+as dContactGeom objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.collision.space import Space
+from engine.ode.collision.geoms.geom import Geom, geom_of
+from engine.ode.collision.spaces.space import Space
+from engine.ode.collision.table import (
+    BUILTIN,
+    BUILTIN_SWAPPED,
+    NONE,
+    OVERRIDES,
+    RESOLVED,
+    USER,
+    resolve,
+    swap_rows,
+)
 from engine.ode.constants import dGeomTransformClass
 from engine.ode.errors import ODEError
 from engine.ode.structs import dContactGeom
-
-ColliderFn = Callable[[Geom, Geom, int], np.ndarray]
-
-#: (class1, class2) -> how dCollide serves the pair, resolved on first use:
-#: (mode, fn) with mode _BUILTIN / _BUILTIN_SWAPPED / _USER / _USER_SWAPPED / _NONE.
-#: Emptied whenever COLLIDERS or OVERRIDES change.
-_RESOLVED: dict[tuple[int, int], tuple[int, Callable | None]] = {}
-_NONE, _BUILTIN, _BUILTIN_SWAPPED, _USER, _USER_SWAPPED = 0, 1, 2, 3, 4
-
-
-class _Table(dict):
-    """A dict that forgets the resolved pairs (and bumps ``version``) whenever it changes."""
-
-    version = 0
-
-    def _changed(self) -> None:
-        _RESOLVED.clear()
-        _Table.version += 1
-
-    def __setitem__(self, key, value) -> None:
-        super().__setitem__(key, value)
-        self._changed()
-
-    def __delitem__(self, key) -> None:
-        super().__delitem__(key)
-        self._changed()
-
-    def pop(self, *args):
-        out = super().pop(*args)
-        self._changed()
-        return out
-
-    def popitem(self):
-        out = super().popitem()
-        self._changed()
-        return out
-
-    def clear(self) -> None:
-        super().clear()
-        self._changed()
-
-    def update(self, *args, **kw) -> None:
-        super().update(*args, **kw)
-        self._changed()
-
-    def setdefault(self, key, default=None):
-        out = super().setdefault(key, default)
-        self._changed()
-        return out
-
-
-#: (class1, class2) -> collider returning contact rows for (g1, g2) in that order.
-COLLIDERS: dict[tuple[int, int], ColliderFn] = _Table()
-#: User overrides: (class1, class2) -> fn(o1, o2, max_contacts) -> list[dContactGeom].
-OVERRIDES: dict[tuple[int, int], Callable] = _Table()
-
-NO_CONTACTS = np.zeros((0, 9))
-
-
-def table_version() -> int:
-    """A number that changes whenever COLLIDERS or OVERRIDES change."""
-    return _Table.version
-
-
-def resolve(c1: int, c2: int) -> tuple[int, Callable | None]:
-    """How dCollide serves classes (c1, c2): (mode, function), cached."""
-    key = (c1, c2)
-    got = _RESOLVED.get(key)
-    if got is not None:
-        return got
-    if key in OVERRIDES:
-        got = (_USER, OVERRIDES[key])
-    elif (c2, c1) in OVERRIDES:
-        got = (_USER_SWAPPED, OVERRIDES[(c2, c1)])
-    elif key in COLLIDERS:
-        got = (_BUILTIN, COLLIDERS[key])
-    elif (c2, c1) in COLLIDERS:
-        got = (_BUILTIN_SWAPPED, COLLIDERS[(c2, c1)])
-    else:
-        got = (_NONE, None)
-    _RESOLVED[key] = got
-    return got
-
-
-def register(cls1: int, cls2: int):
-    """Decorator: ``fn`` collides geoms of classes (cls1, cls2) in that order."""
-    def deco(fn: ColliderFn) -> ColliderFn:
-        COLLIDERS[(cls1, cls2)] = fn
-        return fn
-    return deco
-
-
-def swap_rows(rows: np.ndarray) -> np.ndarray:
-    """Contacts of (g2, g1) from those of (g1, g2): normal negated, sides swapped."""
-    out = rows.copy()
-    out[:, 3:6] = -rows[:, 3:6]
-    out[:, 7] = rows[:, 8]
-    out[:, 8] = rows[:, 7]
-    return out
 
 
 def to_contact_geoms(rows: np.ndarray, g1: Geom, g2: Geom) -> list[dContactGeom]:
@@ -171,15 +78,15 @@ def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
     # as ODE: no contacts of a geom with itself or between geoms of one body
     if g1 is g2 or (g1.body is not None and g1.body is g2.body):
         return []
-    got = _RESOLVED.get((g1.CLASS, g2.CLASS))
+    got = RESOLVED.get((g1.CLASS, g2.CLASS))
     mode, fn = resolve(g1.CLASS, g2.CLASS) if got is None else got
-    if mode == _BUILTIN:
+    if mode == BUILTIN:
         rows = fn(g1, g2, n)
-    elif mode == _BUILTIN_SWAPPED:
+    elif mode == BUILTIN_SWAPPED:
         rows = swap_rows(fn(g2, g1, n))
-    elif mode == _NONE:
+    elif mode == NONE:
         return []
-    elif mode == _USER:
+    elif mode == USER:
         return list(fn(g1, g2, n))[:n]
     else:
         swapped = []
@@ -191,9 +98,7 @@ def dCollide(o1, o2, max_contacts: int) -> list[dContactGeom]:
         rows = rows[:n]
     if g1.CLASS == dGeomTransformClass or g2.CLASS == dGeomTransformClass:
         # a geom transform with info 0 has its contacts name the geom it holds
-        from engine.ode.collision.transform import contact_geom_of
-
-        return to_contact_geoms(rows, contact_geom_of(g1), contact_geom_of(g2))
+        return to_contact_geoms(rows, g1.contact_geom(), g2.contact_geom())
     return to_contact_geoms(rows, g1, g2)
 
 

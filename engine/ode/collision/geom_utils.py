@@ -15,9 +15,10 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
-from engine.ode.collision.colliders_basic import box_box_core, closest_segment_points
-from engine.ode.collision.geom import Geom, geom_of
-from engine.ode.collision.space import Space, space_of
+from engine.ode.collision.geoms.geom import Geom, geom_of
+from engine.ode.collision.pairs.colliders_box_box import box_box_core
+from engine.ode.collision.pairs.colliders_capsule import closest_segment_points
+from engine.ode.collision.spaces.space import Space, space_of
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.structs import dContactGeom

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.ode.collision.batch import create_contact_joints, space_contacts
-from engine.ode.collision.space import space_of
+from engine.ode.collision.spaces.space import space_of
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import JointGroup
 from engine.ode.joints.contact import surface_record

@@ -12,6 +12,7 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypeBall, dParamCFM, dParamERP
+from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import get_anchor1, get_anchor2, set_anchors
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball
@@ -43,7 +44,6 @@ class BallJoint(Joint):
     def _param_slot(self, function, parameter):
         p = checks.integer(parameter, function, "parameter")
         if p not in (dParamERP, dParamCFM):
-            from engine.ode.errors import ODEError
             raise ODEError(function, "parameter", f"a Ball joint has no parameter {p:#x}")
         return (ERP if p == dParamERP else CFM), p
 

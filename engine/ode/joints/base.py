@@ -20,7 +20,7 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.layout import JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_REVERSE
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
 from engine.ode.structs import dJointFeedback
-from engine.ode.world import World, world_of
+from engine.ode.world import TEARDOWN_JOINTS, World, register_teardown, world_of
 
 _WORLD = attrgetter("world")
 _INDEX = attrgetter("index")
@@ -258,6 +258,9 @@ def destroy_all_joints(world: World) -> None:
     for joint in list(world.joints.handles):
         if joint is not None:
             _destroy(joint)
+
+
+register_teardown(TEARDOWN_JOINTS, destroy_all_joints)
 
 
 # ----------------------------------------------------------------------------- attachment

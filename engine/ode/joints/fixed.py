@@ -20,6 +20,7 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypeFixed, dParamCFM, dParamERP
+from engine.ode.constants import dParamsInGroup as _N_PARAMS  # dParamLoStop .. dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
@@ -29,7 +30,6 @@ from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
 
 QREL, OFFSET, ERP, CFM = 0, 4, 7, 8
-_N_PARAMS = 14  # dParamLoStop .. dParamERP
 
 
 class FixedJoint(Joint):

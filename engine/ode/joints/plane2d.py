@@ -17,13 +17,13 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.constants import dJointTypePlane2D
+from engine.ode.constants import dParamsInGroup as _N_PARAMS  # dParamLoStop .. dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_POS, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LM_FMAX, add_limot, limot_set
 
 LIMOT_X, LIMOT_Y, LIMOT_A = 0, 12, 24
-_N_PARAMS = 14  # dParamLoStop .. dParamERP
 
 
 class Plane2DJoint(Joint):

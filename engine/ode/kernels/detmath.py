@@ -31,6 +31,8 @@ import math
 import numpy as np
 from numba import njit
 
+from engine.ode.constants import dInfinity
+
 _h = float.fromhex
 
 # pi/2 in three parts for Cody-Waite reduction: PIO2_1 and PIO2_2 hold 32
@@ -72,7 +74,7 @@ C2, C3, C4, C5, C6, C7, C8 = _C
 A1, A2, A3, A4, A5, A6, A7 = _A
 E2, E3, E4, E5, E6, E7, E8, E9, E10, E11, E12, E13 = _E
 L1, L2, L3, L4, L5, L6, L7, L8, L9, L10, L11 = _L
-INF = math.inf
+INF = dInfinity
 NAN = math.nan
 
 

@@ -2,7 +2,7 @@
 
 Quaternions are (4,) arrays (w, x, y, z); the four products follow ODE's
 dQMultiply0..3: a*b, conj(a)*b, a*conj(b), conj(a)*conj(b). Rotation and
-normalization kernels come from engine.ode.rotation (checked bit for bit
+normalization kernels come from engine.ode.kernels.quat (checked bit for bit
 against ODE); these are value-returning forms of them.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engine.ode.rotation import R_to_q as _R_to_q_into
-from engine.ode.rotation import plane_space as _plane_space_into
-from engine.ode.rotation import q_normalize, q_to_R  # noqa: F401  (q_to_R re-exported)
+from engine.ode.kernels.quat import R_to_q as _R_to_q_into
+from engine.ode.kernels.quat import plane_space as _plane_space_into
+from engine.ode.kernels.quat import q_normalize, q_to_R  # noqa: F401  (q_to_R re-exported)
 
 
 @njit(cache=True, nogil=True)

@@ -17,7 +17,12 @@ from hypothesis import strategies as st
 
 from engine import ode
 from engine.ode.collision import batch
-from engine.ode.collision.broadphase import GatherCache, gather, overlapping_pairs, sweep_pairs
+from engine.ode.collision.spaces.broadphase import (
+    GatherCache,
+    gather,
+    overlapping_pairs,
+    sweep_pairs,
+)
 
 SPACES = ("simple", "hash", "sap", "quadtree")
 

@@ -1,4 +1,5 @@
-"""Colliders of engine.ode.collision.colliders_basic against ODE 0.16.2.
+"""Colliders of the basic primitives (engine.ode.collision.pairs.colliders_sphere,
+_plane, _capsule, _box_box) against ODE 0.16.2.
 
 ODE's recorded collision-matrix records for these pairs are checked by
 test_collision_matrix.py; here: analytic touching/separated/deep/tilted and

@@ -1,4 +1,4 @@
-"""Convex colliders (engine.ode.collision.colliders_convex).
+"""Convex colliders (engine.ode.collision.pairs.colliders_convex).
 
 ODE 0.16.2's recorded contacts are checked by test_collision_matrix; here:
 exact cases, the ray's geometric first hit (docs/decisions/0006), and

@@ -1,4 +1,4 @@
-"""Cylinder colliders (engine.ode.collision.colliders_cylinder) against ODE 0.16.2.
+"""Cylinder colliders (engine.ode.collision.pairs.colliders_cylinder) against ODE 0.16.2.
 
 ODE's recorded collision-matrix records for the cylinder pairs are checked
 by test_collision_matrix.py; here: analytic face-on, side, edge and cap

@@ -1,4 +1,4 @@
-"""Heightfield colliders (engine.ode.collision.colliders_heightfield) against ODE 0.16.2.
+"""Heightfield colliders (engine.ode.collision.pairs.colliders_heightfield) against ODE 0.16.2.
 
 tests/reference/heightfield_contacts.json holds ODE's contacts (libode,
 double precision) for 374 random heightfield / shape poses: fields flat,

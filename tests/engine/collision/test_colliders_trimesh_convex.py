@@ -19,8 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ode
-from engine.ode.collision import colliders_trimesh_convex as tc
-from engine.ode.collision import convex_triangles, cylinder_triangles, mesh_surface, triangle_pairs
+from engine.ode.collision.pairs import colliders_trimesh_convex as tc
+from engine.ode.collision.pairs import (
+    convex_triangles,
+    cylinder_triangles,
+    mesh_surface,
+    triangle_pairs,
+)
 
 DEPTH_TOL = 1e-3
 ANGLE_TOL = 2.0

@@ -1,4 +1,4 @@
-"""The convex geom (engine.ode.collision.convex): creation, validation, bounds."""
+"""The convex geom (engine.ode.collision.geoms.convex): creation, validation, bounds."""
 
 from __future__ import annotations
 

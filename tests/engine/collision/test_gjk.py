@@ -1,4 +1,4 @@
-"""GJK distance and EPA penetration (engine.ode.collision.gjk).
+"""GJK distance and EPA penetration (engine.ode.collision.pairs.gjk).
 
 Brute-force references for polytopes: D = A - B is the hull of the
 differences a_i - b_j. Apart, the distance from the origin to D is the least
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ode.collision import gjk
+from engine.ode.collision.pairs import gjk
 
 I3 = np.eye(3)
 ORIGIN = np.zeros(3)

@@ -1,4 +1,4 @@
-"""Heightfield data and geom (engine.ode.collision.heightfield).
+"""Heightfield data and geom (engine.ode.collision.geoms.heightfield).
 
 AABBs are ODE 0.16.2's (tests/reference/heightfield_aabb.json, recorded
 with libode): fixed and placeable fields, moved and rotated, every sample
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.ode.collision.heightfield import FixedHeightfield, Heightfield, HeightfieldData
+from engine.ode.collision.geoms.heightfield import FixedHeightfield, Heightfield, HeightfieldData
 
 REF = json.loads((Path(__file__).resolve().parents[2] / "reference"
                   / "heightfield_aabb.json").read_text())

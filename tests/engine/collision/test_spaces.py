@@ -451,8 +451,8 @@ def _arrays(draw):
                       st.floats(0, 100), st.integers(0, 8)),
        order=st.permutations([0, 1, 2]))
 def test_kernels_match_the_simple_sweep(arrays, quad, order):
-    from engine.ode.collision.broadphase import overlapping_pairs
-    from engine.ode.collision.spaces import quadtree_pairs, sap_pairs
+    from engine.ode.collision.spaces.broadphase import overlapping_pairs
+    from engine.ode.collision.spaces.spaces import quadtree_pairs, sap_pairs
 
     expected = overlapping_pairs(*arrays).tolist()
     center = np.array([quad[0], quad[1], 0.0])
@@ -462,7 +462,7 @@ def test_kernels_match_the_simple_sweep(arrays, quad, order):
 
 
 def test_quadtree_blocks():
-    from engine.ode.collision.spaces import quadtree_nodes
+    from engine.ode.collision.spaces.spaces import quadtree_nodes
 
     aabb = np.array([
         [-0.9, -0.8, -0.9, -0.8, 0, 1],  # deep in the (0, 0) corner

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ode
-from engine.ode.collision.transform import contact_geom_of
+from engine.ode.collision.geoms.transform import contact_geom_of
 from engine.ode.kernels.detlinalg import matmul
 
 AABB_A = [0.3163560011243911, 2.448486186160097, 1.2019494885383772, 3.4422681986993138,

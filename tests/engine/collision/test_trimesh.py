@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.ode.collision import trimesh_data as tmd
-from engine.ode.collision.trimesh import TriMesh
+from engine.ode.collision.geoms import trimesh_data as tmd
+from engine.ode.collision.geoms.trimesh import TriMesh
 
 CUBE_V = np.array([[-0.5, -0.5, -0.5], [-0.5, -0.5, 0.5], [-0.5, 0.5, -0.5], [-0.5, 0.5, 0.5],
                    [0.5, -0.5, -0.5], [0.5, -0.5, 0.5], [0.5, 0.5, -0.5], [0.5, 0.5, 0.5]])

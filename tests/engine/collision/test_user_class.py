@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ode
-from engine.ode.collision.user_class import aabb_test, clear_user_classes
+from engine.ode.collision.geoms.user_class import aabb_test, clear_user_classes
 
 
 @pytest.fixture(autouse=True)

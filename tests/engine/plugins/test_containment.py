@@ -8,10 +8,10 @@ import time
 
 import pytest
 
+from engine.headless import run_headless
 from engine.plugins import PluginHost
 from engine.plugins.watchdog import Budgets
 from engine.sim import Simulation
-from engine.sim.headless import run_headless
 from tests.engine.plugins.helpers import BOX_ON_FLOOR, make_host, write_plugin, write_world
 
 SKELETON = """

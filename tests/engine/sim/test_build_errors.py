@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine import ode
+from engine.headless import run_headless
 from engine.sim import BuildError, Simulation
-from engine.sim.headless import run_headless
 from engine.world import Node, WorldError
 from tests.engine.sim.helpers import world_text
 

@@ -99,7 +99,7 @@ def test_odeon_run_rejects_bad_durations(value, capsys) -> None:
 
 
 def test_odeon_run_log_times_stay_distinct_after_hours(tmp_path) -> None:
-    from engine.sim.headless import _time_text
+    from engine.headless import _time_text
 
     # 6 significant digits merged consecutive rows past ~16.7 simulated minutes
     day_ms = 86_400_000.0
