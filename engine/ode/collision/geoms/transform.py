@@ -80,12 +80,6 @@ class GeomTransform(Geom):
         super().destroy()
 
 
-def contact_geom_of(g: Geom) -> Geom:
-    """The geom that contacts computed for ``g`` should name as g1/g2 (``g``
-    itself unless it is a geom transform with info 0)."""
-    return g.contact_geom()
-
-
 def check_object(tr: GeomTransform, function: str, need_free: bool = True) -> Geom:
     """The transform's object, checked usable: alive, no body, and (for
     collisions, as ODE asserts) not in a space."""
