@@ -15,7 +15,7 @@ Euler mode axis 0 and 2 are in their body's frame whatever rel says),
 ``reference0`` (the Euler axis not kept by body 0 — axis 2, or axis 0 when
 reversed — as it was when set, in body 0's frame), ``reference1`` (the axis
 kept by body 0 as it was when set, in body 1's frame or the world's),
-``angles`` (angle k at k, rad), three limot blocks ``limots`` (parameter
+``angles`` (angle k at k, rad), three limot blocks ``limot_blocks`` (parameter
 groups 1, 2, 3). Ints: ``mode``, ``axis_count``, ``axis_frame`` (rel of axis
 k at k, in the internal body order: 1 and 2 swapped when the joint is
 attached as (NULL, body)).
@@ -52,7 +52,7 @@ AXES = RECORD.floats("axes", 9)            # axis k at 3k (frame: see I_AXIS_FRA
 REFERENCE0 = RECORD.floats("reference0", 3)  # Euler: axis not kept by body 0, body-0 frame
 REFERENCE1 = RECORD.floats("reference1", 3)  # Euler: axis kept by body 0, body-1 frame / world
 ANGLES = RECORD.floats("angles", 3)        # angle k (rad)
-FIRST_LIMOT = RECORD.block("limots", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
+LIMOT_BLOCKS = RECORD.block("limot_blocks", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
 I_MODE = RECORD.ints("mode")               # dAMotorUser or dAMotorEuler
 I_AXIS_COUNT = RECORD.ints("axis_count")   # number of axes in use
 I_AXIS_FRAME = RECORD.ints("axis_frame", 3)  # rel of axis k: 0 world, 1 body 0, 2 body 1
@@ -63,7 +63,7 @@ _EULER_REL = (1, 0, 2)
 class AMotorJoint(Joint):
     TYPE = dJointTypeAMotor
     NAME = "AMotor"
-    LIMOTS = (FIRST_LIMOT, FIRST_LIMOT + LM_SIZE, FIRST_LIMOT + 2 * LM_SIZE)
+    LIMOTS = (LIMOT_BLOCKS, LIMOT_BLOCKS + LM_SIZE, LIMOT_BLOCKS + 2 * LM_SIZE)
     __slots__ = ()
 
     @property
@@ -211,7 +211,7 @@ def info1(d, di, jf, b0, b1, B, wp):
         euler_angles(d, jf, b0, b1, B, global_axes(d, di, jf, b0, b1, B))
     m = 0
     for i in range(di[I_AXIS_COUNT]):
-        off = FIRST_LIMOT + i * LM_SIZE
+        off = LIMOT_BLOCKS + i * LM_SIZE
         # the limit test runs first: it records the limit state info2 uses
         if test_limit(d, off, d[ANGLES + i]) or d[off + LM_FMAX] > 0:
             m += 1
@@ -230,7 +230,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         ax[2] = a2
     k = r
     for i in range(di[I_AXIS_COUNT]):
-        k += add_limot(d, FIRST_LIMOT + i * LM_SIZE, b0, b1, B, wp, rows, k, ax[i].copy(), True)
+        k += add_limot(d, LIMOT_BLOCKS + i * LM_SIZE, b0, b1, B, wp, rows, k, ax[i].copy(), True)
 
 
 # ----------------------------------------------------------------------------- API

@@ -74,7 +74,7 @@ LIMOT = RECORD.block("limot", LIMOT_BLOCK)       # limit/motor about the axis (r
 SUSPENSION_AXIS = RECORD.floats("suspension_axis", 3)  # unit, body-0 frame
 SUSPENSION_ERP = RECORD.floats("suspension_erp")
 SUSPENSION_CFM = RECORD.floats("suspension_cfm")
-I_HAS_SUSPENSION = RECORD.ints("has_suspension")   # 1 once a suspension axis is set
+I_HAS_SUSPENSION = RECORD.ints("has_suspension")  # 1 once a suspension axis is set
 
 
 class HingeJoint(Joint):

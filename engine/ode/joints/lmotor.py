@@ -10,7 +10,7 @@ Axis modes (``rel``): 0 the axis is fixed in the world, 1 it turns with
 body 0, 2 with body 1 (1 if there is no body 1 when the axis is set).
 
 Record (``RECORD``, declared below): floats ``axes`` (axis i at 3i, unit,
-in the frame ``rel`` names) and three limot blocks ``limots``; ints
+in the frame ``rel`` names) and three limot blocks ``limot_blocks``; ints
 ``axis_count`` and ``axis_frame`` (rel of axis i at i).
 """
 
@@ -33,8 +33,8 @@ from engine.ode.kernels.vec import mat_vec
 #: the linear motor's record, declared field by field (offsets in ``d`` / ``di``)
 RECORD = JointRecord("LMotor")
 AXES = RECORD.floats("axes", 9)              # axis i at 3i, unit, in the frame I_AXIS_FRAME names
-FIRST_LIMOT = RECORD.block("limots", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
-LIMOTS = tuple(FIRST_LIMOT + i * LM_SIZE for i in range(3))
+LIMOT_BLOCKS = RECORD.block("limot_blocks", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
+LIMOTS = tuple(LIMOT_BLOCKS + i * LM_SIZE for i in range(3))
 I_AXIS_COUNT = RECORD.ints("axis_count")     # number of axes in use
 I_AXIS_FRAME = RECORD.ints("axis_frame", 3)  # rel of axis i: 0 world, 1 body 0, 2 body 1
 
