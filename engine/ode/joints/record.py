@@ -5,15 +5,16 @@ int64[JI] (:mod:`engine.ode.joints.layout`). A joint module declares what
 it keeps there, field by field, in order, by name and size::
 
     RECORD = JointRecord("Hinge")
-    ANCHOR1 = RECORD.floats("anchor1", 3)      # -> 0
-    ANCHOR2 = RECORD.floats("anchor2", 3)      # -> 3
-    LIMOT = RECORD.block("limot", LIMOT_BLOCK)  # -> 6, LIMOT_BLOCK.float_size floats
-    HAS_SUSPENSION = RECORD.ints("has_suspension")  # -> di[0]
+    ANCHOR1 = RECORD.floats("anchor1", 3)             # d[0:3]
+    ANCHOR2 = RECORD.floats("anchor2", 3)             # d[3:6]
+    LIMOT = RECORD.block("limot", LIMOT_BLOCK)        # d[6:6 + LM_SIZE]
+    I_HAS_SUSPENSION = RECORD.ints("has_suspension")  # di[0]
 
-Each call returns the field's first offset, a plain ``int``. Kept as a
-module-level constant it is what the compiled kernels index with: numba
-freezes module-level ints at compile time, so ``d[AXIS1:AXIS1 + 3]`` is
-the same machine code as with a literal offset.
+Each call returns the field's first offset, a plain ``int``, kept as the
+module-level constant named after the field (in capitals; ``I_`` before
+the name of an int field). The compiled kernels index with that constant:
+numba freezes module-level ints at compile time, so ``d[AXIS1:AXIS1 + 3]``
+is the same machine code as with a literal offset.
 
 The declaration is checked as it is made, at import: a field that would end
 past the record's capacity, a second field of the same name, an empty name
