@@ -78,12 +78,17 @@ I_HAS_SUSPENSION = RECORD.ints("has_suspension")  # 1 once a suspension axis is 
 
 
 class HingeJoint(Joint):
+    """A hinge handle: one limot block (parameter group 1, radians) and the
+    suspension parameters (dParamSuspensionERP / dParamSuspensionCFM)."""
+
     TYPE = dJointTypeHinge
     NAME = "Hinge"
     LIMOTS = (LIMOT,)
     __slots__ = ()
 
     def init_record(self) -> None:
+        """ODE's defaults: axes along x, no relative rotation; the
+        suspension axis along x with the world's ERP and CFM."""
         super().init_record()
         d = self.d
         d[AXIS1] = 1.0
@@ -94,29 +99,36 @@ class HingeJoint(Joint):
         d[SUSPENSION_CFM] = self.world.cfm
 
     def set_relative_values(self) -> None:
+        """On attach: keep the world anchor and axis, re-expressed in the new
+        bodies' frames, and measure the rest rotation."""
         set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
         set_axes(self, get_axis1(self, AXIS1), AXIS1, AXIS2, "dJointAttach")
         self.compute_qrel()
 
     def compute_qrel(self) -> None:
+        """Record the current relative rotation as angle 0 (``rel_rotation``)."""
         b0, b1 = self.body_rows()
         if b0 >= 0:
             self.d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(
                 body_arrays(self.world), b0, b1)
 
     def anchor(self) -> np.ndarray:
+        """The anchor on the user's body 1, world coordinates (3,) m."""
         return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
+        """The anchor on the user's body 2, world coordinates (3,) m."""
         return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
-    def set_extra_param(self, function, parameter, value):
+    def set_extra_param(self, function: str, parameter: int, value: float) -> None:
+        """The suspension ERP and CFM; other non-limot parameters are ignored."""
         if parameter == dParamSuspensionERP:
             self.d[SUSPENSION_ERP] = value
         elif parameter == dParamSuspensionCFM:
             self.d[SUSPENSION_CFM] = value
 
-    def get_extra_param(self, function, parameter):
+    def get_extra_param(self, function: str, parameter: int) -> float:
+        """The suspension ERP or CFM; 0 for other non-limot parameters."""
         if parameter == dParamSuspensionERP:
             return float(self.d[SUSPENSION_ERP])
         if parameter == dParamSuspensionCFM:
