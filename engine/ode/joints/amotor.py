@@ -9,16 +9,16 @@ Two modes, as in ODE:
   two reference vectors recorded when the mode or an axis is set (all
   angles read 0 there).
 
-Record (floats): ``axis[k]`` at 3k:3k+3 (k = 0..2; body-0 frame for
-rel 1, body-1 frame for rel 2, world otherwise; in Euler mode axis 0 and 2
-are in their body's frame whatever rel says), ``ref[0]`` 9:12 (the
-Euler axis not kept by body 0 — axis 2, or axis 0 when reversed — as it
-was when set, in body 0's frame), ``ref[1]`` 12:15 (the axis kept by body
-0 as it was when set, in body 1's frame or the world's), ``angle[k]``
-15+k (rad), limot blocks at 18, 30
-and 42 (parameter groups 1, 2, 3). Ints: mode 0, number of axes 1,
-``rel[k]`` 2+k in the internal body order (1 and 2 swapped when the joint
-is attached as (NULL, body)).
+Record (``RECORD``, declared below; floats): ``axes`` (axis k at 3k, k =
+0..2; body-0 frame for rel 1, body-1 frame for rel 2, world otherwise; in
+Euler mode axis 0 and 2 are in their body's frame whatever rel says),
+``reference0`` (the Euler axis not kept by body 0 — axis 2, or axis 0 when
+reversed — as it was when set, in body 0's frame), ``reference1`` (the axis
+kept by body 0 as it was when set, in body 1's frame or the world's),
+``angles`` (angle k at k, rad), three limot blocks ``limot_blocks`` (parameter
+groups 1, 2, 3). Ints: ``mode``, ``axis_count``, ``axis_frame`` (rel of axis
+k at k, in the internal body order: 1 and 2 swapped when the joint is
+attached as (NULL, body)).
 
 As in ODE 0.16.2, the Euler angles returned by dJointGetAMotorAngle are
 those computed at the start of the last step (they are not recomputed on
@@ -40,13 +40,22 @@ from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.dball import ode_normalize, ode_unit
 from engine.ode.joints.layout import B_R, JF_REVERSE
-from engine.ode.joints.limot import LM_FMAX, LM_SIZE, add_limot, test_limit
+from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot, test_limit
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
 
-AX, REF, ANG, LIMOT = 0, 9, 15, 18
-I_MODE, I_NUM, I_REL = 0, 1, 2
+#: the angular motor's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("AMotor")
+AXES = RECORD.floats("axes", 9)            # axis k at 3k (frame: see I_AXIS_FRAME)
+REFERENCE0 = RECORD.floats("reference0", 3)  # Euler: axis not kept by body 0, body-0 frame
+REFERENCE1 = RECORD.floats("reference1", 3)  # Euler: axis kept by body 0, body-1 frame / world
+ANGLES = RECORD.floats("angles", 3)        # angle k (rad)
+LIMOT_BLOCKS = RECORD.block("limot_blocks", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
+I_MODE = RECORD.ints("mode")               # dAMotorUser or dAMotorEuler
+I_AXIS_COUNT = RECORD.ints("axis_count")   # number of axes in use
+I_AXIS_FRAME = RECORD.ints("axis_frame", 3)  # rel of axis k: 0 world, 1 body 0, 2 body 1
 # in Euler mode a body-relative axis k must be relative to this body (1, 2)
 _EULER_REL = (1, 0, 2)
 
@@ -54,7 +63,7 @@ _EULER_REL = (1, 0, 2)
 class AMotorJoint(Joint):
     TYPE = dJointTypeAMotor
     NAME = "AMotor"
-    LIMOTS = (LIMOT, LIMOT + LM_SIZE, LIMOT + 2 * LM_SIZE)
+    LIMOTS = (LIMOT_BLOCKS, LIMOT_BLOCKS + LM_SIZE, LIMOT_BLOCKS + 2 * LM_SIZE)
     __slots__ = ()
 
     @property
@@ -76,14 +85,15 @@ class AMotorJoint(Joint):
         d = self.d
         first = 2 if self.reversed else 0
         second = 2 - first
-        a_first = matmul(s.R[b0], d[AX + 3 * first:AX + 3 * first + 3])
+        a_first = matmul(s.R[b0], d[AXES + 3 * first:AXES + 3 * first + 3])
         if b1 >= 0:
-            d[REF + 3:REF + 6] = matmul(s.R[b1].T, a_first)
-            a_second = matmul(s.R[b1], d[AX + 3 * second:AX + 3 * second + 3])
-            d[REF:REF + 3] = matmul(s.R[b0].T, a_second)
+            d[REFERENCE1:REFERENCE1 + 3] = matmul(s.R[b1].T, a_first)
+            a_second = matmul(s.R[b1], d[AXES + 3 * second:AXES + 3 * second + 3])
+            d[REFERENCE0:REFERENCE0 + 3] = matmul(s.R[b0].T, a_second)
         else:
-            d[REF + 3:REF + 6] = a_first
-            d[REF:REF + 3] = matmul(s.R[b0].T, d[AX + 3 * second:AX + 3 * second + 3])
+            d[REFERENCE1:REFERENCE1 + 3] = a_first
+            second_axis = d[AXES + 3 * second:AXES + 3 * second + 3]
+            d[REFERENCE0:REFERENCE0 + 3] = matmul(s.R[b0].T, second_axis)
 
     def set_axis(self, fn: str, anum: int, rel: int, v: np.ndarray) -> None:
         """Store world direction ``v`` (3,) as axis ``anum`` anchored per ``rel``."""
@@ -104,8 +114,8 @@ class AMotorJoint(Joint):
             a = matmul(s.R[b1].T, v)
         else:
             a = v
-        self.di[I_REL + anum] = rel
-        self.d[AX + 3 * anum:AX + 3 * anum + 3] = ode_unit(a, fn)
+        self.di[I_AXIS_FRAME + anum] = rel
+        self.d[AXES + 3 * anum:AXES + 3 * anum + 3] = ode_unit(a, fn)
         if self.mode == dAMotorEuler:
             self.set_euler_references()
 
@@ -123,8 +133,8 @@ class AMotorJoint(Joint):
             if anum == 2:
                 return np.cross(ax[0], ax[1])
             return ax[1].copy()
-        a = self.d[AX + 3 * anum:AX + 3 * anum + 3]
-        rel = int(self.di[I_REL + anum])
+        a = self.d[AXES + 3 * anum:AXES + 3 * anum + 3]
+        rel = int(self.di[I_AXIS_FRAME + anum])
         if rel == 1 and b0 >= 0:
             return matmul(s.R[b0], a)
         if rel == 2 and b1 >= 0:
@@ -146,16 +156,16 @@ def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
     if di[I_MODE] == dAMotorEuler:
         first = 2 if jf & JF_REVERSE else 0
         second = 2 - first
-        ax[first] = mat_vec(R0, d[AX + 3 * first:AX + 3 * first + 3])
+        ax[first] = mat_vec(R0, d[AXES + 3 * first:AXES + 3 * first + 3])
         if b1 >= 0:
-            ax[second] = mat_vec(B[B_R][b1], d[AX + 3 * second:AX + 3 * second + 3])
+            ax[second] = mat_vec(B[B_R][b1], d[AXES + 3 * second:AXES + 3 * second + 3])
         else:
-            ax[second] = d[AX + 3 * second:AX + 3 * second + 3]
+            ax[second] = d[AXES + 3 * second:AXES + 3 * second + 3]
         ax[1] = ode_normalize(cross3(ax[2], ax[0]))
         return ax
-    for i in range(di[I_NUM]):
-        a = d[AX + 3 * i:AX + 3 * i + 3]
-        rel = di[I_REL + i]
+    for i in range(di[I_AXIS_COUNT]):
+        a = d[AXES + 3 * i:AXES + 3 * i + 3]
+        rel = di[I_AXIS_FRAME + i]
         if rel == 1:
             ax[i] = mat_vec(R0, a)
         elif rel == 2 and b1 >= 0:
@@ -175,11 +185,11 @@ def euler_angles(d, jf, b0, b1, B, ax) -> None:
     e0 out of the plane normal to e0 × e1, θ2 the turn of ref2 about e2.
     Each is negated, ODE's sign convention (a positive turn reads negative).
     """
-    ref0 = mat_vec(B[B_R][b0], d[REF:REF + 3])
+    ref0 = mat_vec(B[B_R][b0], d[REFERENCE0:REFERENCE0 + 3])
     if b1 >= 0:
-        ref1 = mat_vec(B[B_R][b1], d[REF + 3:REF + 6])
+        ref1 = mat_vec(B[B_R][b1], d[REFERENCE1:REFERENCE1 + 3])
     else:
-        ref1 = d[REF + 3:REF + 6].copy()
+        ref1 = d[REFERENCE1:REFERENCE1 + 3].copy()
     if jf & JF_REVERSE:
         r_first, r_second = ref1, ref0
     else:
@@ -188,11 +198,11 @@ def euler_angles(d, jf, b0, b1, B, ax) -> None:
     e1 = ax[1]
     e2 = ax[2]
     q = cross3(e0, r_first)
-    d[ANG] = -detmath.atan2(dot3(e2, q), dot3(e2, r_first))
+    d[ANGLES] = -detmath.atan2(dot3(e2, q), dot3(e2, r_first))
     q = cross3(e0, e1)
-    d[ANG + 1] = -detmath.atan2(dot3(e2, e0), dot3(e2, q))
+    d[ANGLES + 1] = -detmath.atan2(dot3(e2, e0), dot3(e2, q))
     q = cross3(e1, e2)
-    d[ANG + 2] = -detmath.atan2(dot3(r_second, e1), dot3(r_second, q))
+    d[ANGLES + 2] = -detmath.atan2(dot3(r_second, e1), dot3(r_second, q))
 
 
 @njit(cache=True, nogil=True)
@@ -200,10 +210,10 @@ def info1(d, di, jf, b0, b1, B, wp):
     if di[I_MODE] == dAMotorEuler:
         euler_angles(d, jf, b0, b1, B, global_axes(d, di, jf, b0, b1, B))
     m = 0
-    for i in range(di[I_NUM]):
-        off = LIMOT + i * LM_SIZE
+    for i in range(di[I_AXIS_COUNT]):
+        off = LIMOT_BLOCKS + i * LM_SIZE
         # the limit test runs first: it records the limit state info2 uses
-        if test_limit(d, off, d[ANG + i]) or d[off + LM_FMAX] > 0:
+        if test_limit(d, off, d[ANGLES + i]) or d[off + LM_FMAX] > 0:
             m += 1
     return m, 0
 
@@ -219,8 +229,8 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         ax[0] = a0
         ax[2] = a2
     k = r
-    for i in range(di[I_NUM]):
-        k += add_limot(d, LIMOT + i * LM_SIZE, b0, b1, B, wp, rows, k, ax[i].copy(), True)
+    for i in range(di[I_AXIS_COUNT]):
+        k += add_limot(d, LIMOT_BLOCKS + i * LM_SIZE, b0, b1, B, wp, rows, k, ax[i].copy(), True)
 
 
 # ----------------------------------------------------------------------------- API
@@ -250,7 +260,7 @@ def dJointSetAMotorMode(j, mode: int) -> None:
         raise ODEError(fn, "mode", f"must be dAMotorUser (0) or dAMotorEuler (1), got {m}")
     joint.di[I_MODE] = m
     if m == dAMotorEuler:
-        joint.di[I_NUM] = 3
+        joint.di[I_AXIS_COUNT] = 3
         joint.set_euler_references()
 
 
@@ -265,11 +275,11 @@ def dJointSetAMotorNumAxes(j, num: int) -> None:
     n = checks.integer(num, fn, "num")
     if not 0 <= n <= 3:
         raise ODEError(fn, "num", f"must be 0..3, got {n}")
-    joint.di[I_NUM] = 3 if joint.mode == dAMotorEuler else n
+    joint.di[I_AXIS_COUNT] = 3 if joint.mode == dAMotorEuler else n
 
 
 def dJointGetAMotorNumAxes(j) -> int:
-    return int(_amotor(j, "dJointGetAMotorNumAxes").di[I_NUM])
+    return int(_amotor(j, "dJointGetAMotorNumAxes").di[I_AXIS_COUNT])
 
 
 def dJointSetAMotorAxis(j, anum: int, rel: int, x: float, y: float, z: float) -> None:
@@ -297,7 +307,7 @@ def dJointGetAMotorAxisRel(j, anum: int) -> int:
     """0 (world), 1 or 2 (body), in the order given to dJointAttach."""
     fn = "dJointGetAMotorAxisRel"
     joint = _amotor(j, fn)
-    rel = int(joint.di[I_REL + _anum(anum, fn)])
+    rel = int(joint.di[I_AXIS_FRAME + _anum(anum, fn)])
     return 3 - rel if rel != 0 and joint.reversed else rel
 
 
@@ -310,7 +320,7 @@ def dJointSetAMotorAngle(j, anum: int, angle: float) -> None:
     v = checks.real(angle, fn, "angle")
     if joint.mode != dAMotorUser:
         raise ODEError(fn, "j", "the angles of an Euler-mode AMotor are computed, not set")
-    joint.d[ANG + a] = v
+    joint.d[ANGLES + a] = v
 
 
 def dJointGetAMotorAngle(j, anum: int) -> float:
@@ -318,7 +328,7 @@ def dJointGetAMotorAngle(j, anum: int) -> float:
     as computed at the start of the last step."""
     fn = "dJointGetAMotorAngle"
     joint = _amotor(j, fn)
-    return float(joint.d[ANG + _anum(anum, fn)])
+    return float(joint.d[ANGLES + _anum(anum, fn)])
 
 
 def dJointGetAMotorAngleRate(j, anum: int) -> float:
@@ -357,7 +367,7 @@ def dJointAddAMotorTorques(j, torque1: float, torque2: float, torque3: float) ->
     joint = _amotor(j, fn)
     t = [checks.real(v, fn, f"torque{k + 1}")
          for k, v in enumerate((torque1, torque2, torque3))]
-    num = int(joint.di[I_NUM])
+    num = int(joint.di[I_AXIS_COUNT])
     b0, b1 = joint.body_rows()
     if num == 0 or b0 < 0:
         return

@@ -1,8 +1,8 @@
 """Ball-and-socket joint: three rows keep the two anchors together.
 
-Record: ``anchor1`` (body-0 frame) at 0:3, ``anchor2`` (body-1 frame, or
-world) at 3:6, ``erp`` at 6, ``cfm`` at 7 (the joint's own ERP/CFM, set with
-dParamERP/dParamCFM; default the world's).
+Record (``RECORD``, declared below): ``anchor1`` (3, body-0 frame),
+``anchor2`` (3, body-1 frame, or world), ``erp`` and ``cfm`` (the joint's
+own ERP/CFM, set with dParamERP/dParamCFM; default the world's).
 """
 
 from __future__ import annotations
@@ -17,9 +17,15 @@ from engine.ode.joints.anchors import get_anchor1, get_anchor2, set_anchors
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball
 from engine.ode.joints.layout import ROW_CFM
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 
-A1, A2, ERP, CFM = 0, 3, 6, 7
+#: the ball joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Ball")
+ANCHOR1 = RECORD.floats("anchor1", 3)  # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)  # body-1 frame, or world (m)
+ERP = RECORD.floats("erp")             # the joint's own ERP (dParamERP)
+CFM = RECORD.floats("cfm")             # the joint's own CFM (dParamCFM)
 
 
 class BallJoint(Joint):
@@ -32,13 +38,13 @@ class BallJoint(Joint):
         self.d[CFM] = self.world.cfm
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), A1, A2)
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
 
     def anchor(self) -> np.ndarray:
-        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+        return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
-        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+        return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
     # ball's only parameters are its own ERP and CFM
     def _param_slot(self, function, parameter):
@@ -63,7 +69,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    set_ball(d, A1, A2, b0, b1, B, wp, rows, r, d[ERP])
+    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, d[ERP])
     for k in range(3):
         rows[ROW_CFM][r + k] = d[CFM]
 
@@ -74,7 +80,7 @@ def dJointCreateBall(w, group=None) -> BallJoint:
 
 def dJointSetBallAnchor(j, x: float, y: float, z: float) -> None:
     joint = joint_of(j, "dJointSetBallAnchor", BallJoint)
-    set_anchors(joint, checks.xyz(x, y, z, "dJointSetBallAnchor"), A1, A2)
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetBallAnchor"), ANCHOR1, ANCHOR2)
 
 
 def dJointSetBallAnchor2(j, x: float, y: float, z: float) -> None:
@@ -84,9 +90,9 @@ def dJointSetBallAnchor2(j, x: float, y: float, z: float) -> None:
     b1 = int(joint.world.joints.body[joint.index, 1])
     if b1 >= 0:
         store = joint.world.bodies
-        joint.d[A2:A2 + 3] = matmul(store.R[b1].T, p - store.pos[b1])
+        joint.d[ANCHOR2:ANCHOR2 + 3] = matmul(store.R[b1].T, p - store.pos[b1])
     else:
-        joint.d[A2:A2 + 3] = p
+        joint.d[ANCHOR2:ANCHOR2 + 3] = p
 
 
 def dJointGetBallAnchor(j) -> np.ndarray:

@@ -2,14 +2,14 @@
 inter-penetrating at one contact point, with friction, bounce, soft contact,
 surface motion, force-dependent slip and rolling friction.
 
-Record (``d``, float64): the surface parameters at 0:14 (``mu``, ``mu2``,
-``rho``, ``rho2``, ``rhoN``, ``bounce_vel`` then ``bounce``, ``soft_erp``,
-``soft_cfm``, ``motion1``, ``motion2``, ``motionN``, ``slip1``, ``slip2``),
-``depth`` (m) at 14, contact ``pos`` (world, m) 15:18, ``normal`` (world,
-unit, as the collider gives it: the direction that pushes geom 1's body
-out) 18:21, ``fdir1`` (world) 21:24; 24:39 is info2's scratch space.
-Integers (``di``): surface ``mode`` at 0, the row count of the last info1
-at 1. The contact's geoms ``g1``/``g2`` stay on the handle.
+Record (``RECORD``, declared below; ``d``, float64): the surface
+parameters (``mu``, ``mu2``, ``rho``, ``rho2``, ``rhoN``, ``bounce_vel``
+then ``bounce``, ``soft_erp``, ``soft_cfm``, ``motion1``, ``motion2``,
+``motionN``, ``slip1``, ``slip2``), ``depth`` (m), contact ``pos`` (world,
+m), ``normal`` (world, unit, as the collider gives it: the direction that
+pushes geom 1's body out), ``fdir1`` (world), then info2's scratch space.
+Integers (``di``): surface ``mode``, the row count of the last info1
+(``rows``). The contact's geoms ``g1``/``g2`` stay on the handle.
 
 Rows, in order (each only when its condition holds):
 
@@ -75,16 +75,44 @@ from engine.ode.joints.layout import (
     WP_LAYER,
     WP_MAX_VEL,
 )
+from engine.ode.joints.record import JointRecord
 from engine.ode.structs import dContact, dContactGeom
 from engine.ode.world import World, world_of
 
-# float record offsets
-MU, MU2, RHO, RHO2, RHON, BOUNCE_VEL = 0, 1, 2, 3, 4, 5
-BOUNCE, SOFT_ERP, SOFT_CFM, MOTION1, MOTION2, MOTIONN, SLIP1, SLIP2 = 6, 7, 8, 9, 10, 11, 12, 13
-DEPTH, POS, NORMAL, FDIR1 = 14, 15, 18, 21
-N_FIELDS = 24
-# int record offsets
-I_MODE, I_ROWS = 0, 1
+#: the contact joint's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("Contact")
+# the surface parameters, in dSurfaceParameters' order (``_SURFACE_ORDER``)
+MU = RECORD.floats("mu")
+MU2 = RECORD.floats("mu2")
+RHO = RECORD.floats("rho")
+RHO2 = RECORD.floats("rho2")
+RHON = RECORD.floats("rhoN")
+BOUNCE_VEL = RECORD.floats("bounce_vel")
+BOUNCE = RECORD.floats("bounce")
+SOFT_ERP = RECORD.floats("soft_erp")
+SOFT_CFM = RECORD.floats("soft_cfm")
+MOTION1 = RECORD.floats("motion1")
+MOTION2 = RECORD.floats("motion2")
+MOTIONN = RECORD.floats("motionN")
+SLIP1 = RECORD.floats("slip1")
+SLIP2 = RECORD.floats("slip2")
+# the contact geometry
+DEPTH = RECORD.floats("depth")           # m
+POS = RECORD.floats("pos", 3)            # world (m)
+NORMAL = RECORD.floats("normal", 3)      # world, unit, pushing geom 1's body out
+FDIR1 = RECORD.floats("fdir1", 3)        # world
+#: floats dJointCreateContact writes (surface and geometry)
+N_FIELDS = RECORD.float_size
+# info2's scratch space (no allocation per contact): the normal as seen from
+# body 0, the contact point relative to body 0's and body 1's origins (m),
+# the two friction directions
+SCRATCH_NORMAL = RECORD.floats("scratch_normal", 3)
+SCRATCH_ARM1 = RECORD.floats("scratch_arm1", 3)
+SCRATCH_ARM2 = RECORD.floats("scratch_arm2", 3)
+SCRATCH_DIR1 = RECORD.floats("scratch_dir1", 3)
+SCRATCH_DIR2 = RECORD.floats("scratch_dir2", 3)
+I_MODE = RECORD.ints("mode")             # the surface mode (dContact* flags)
+I_ROWS = RECORD.ints("rows")             # rows counted by the last info1
 _SQRT1_2 = 0.7071067811865475244
 
 _FN = "dJointCreateContact"
@@ -172,12 +200,6 @@ def info1(d, di, jf, b0, b1, B, wp):
     return m, nub
 
 
-# info2's scratch space, in the record after the contact's fields (no
-# allocation per contact): the normal as seen from body 0, the contact point
-# relative to body 0's and body 1's origins (m), the two friction directions.
-S_N, S_C1, S_C2, S_T1, S_T2 = 24, 27, 30, 33, 36
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _plane_space_into(s, n, out1, out2):
     """Unit vectors s[out1:+3], s[out2:+3] completing s[n:+3] to a right-handed
@@ -204,12 +226,12 @@ def _point_row(J, r, s, t, b1):
     linear t and angular c1 x t for body 0, -t and t x c2 (= -(c2 x t)) for body 1."""
     t0, t1, t2 = s[t], s[t + 1], s[t + 2]
     J[r, 0], J[r, 1], J[r, 2] = t0, t1, t2
-    c0, c1, c2 = s[S_C1], s[S_C1 + 1], s[S_C1 + 2]
+    c0, c1, c2 = s[SCRATCH_ARM1], s[SCRATCH_ARM1 + 1], s[SCRATCH_ARM1 + 2]
     J[r, 3] = c1 * t2 - c2 * t1
     J[r, 4] = c2 * t0 - c0 * t2
     J[r, 5] = c0 * t1 - c1 * t0
     if b1 >= 0:
-        c0, c1, c2 = s[S_C2], s[S_C2 + 1], s[S_C2 + 2]
+        c0, c1, c2 = s[SCRATCH_ARM2], s[SCRATCH_ARM2 + 1], s[SCRATCH_ARM2 + 2]
         J[r, 6], J[r, 7], J[r, 8] = -t0, -t1, -t2
         J[r, 9] = t1 * c2 - t2 * c1
         J[r, 10] = t2 * c0 - t0 * c2
@@ -267,7 +289,7 @@ def _friction_rows(d, mode, s, b1, rows, r):
     J = rows[ROW_J]
     mu = d[MU]
     if mu > 0.0:
-        _point_row(J, r, s, S_T1, b1)
+        _point_row(J, r, s, SCRATCH_DIR1, b1)
         _bounds(rows, r, mu, mode & dContactApprox1_1)
         if mode & dContactMotion1:
             rows[ROW_C][r] = d[MOTION1]
@@ -276,7 +298,7 @@ def _friction_rows(d, mode, s, b1, rows, r):
         r += 1
     mu2 = d[MU2] if mode & dContactAxisDep else mu
     if mu2 > 0.0:
-        _point_row(J, r, s, S_T2, b1)
+        _point_row(J, r, s, SCRATCH_DIR2, b1)
         _bounds(rows, r, mu2, mode & dContactApprox1_2)
         if mode & dContactMotion2:
             rows[ROW_C][r] = d[MOTION2]
@@ -288,17 +310,17 @@ def _friction_rows(d, mode, s, b1, rows, r):
         axdep = mode & dContactAxisDep
         rho = d[RHO]
         if rho > 0.0:
-            _rolling_row(J, r, s, S_T1, b1)
+            _rolling_row(J, r, s, SCRATCH_DIR1, b1)
             _bounds(rows, r, rho, mode & dContactApprox1_1)
             r += 1
         rho2 = d[RHO2] if axdep else rho
         if rho2 > 0.0:
-            _rolling_row(J, r, s, S_T2, b1)
+            _rolling_row(J, r, s, SCRATCH_DIR2, b1)
             _bounds(rows, r, rho2, mode & dContactApprox1_2)
             r += 1
         rho_n = d[RHON] if axdep else rho
         if rho_n > 0.0:
-            _rolling_row(J, r, s, S_N, b1)
+            _rolling_row(J, r, s, SCRATCH_NORMAL, b1)
             _bounds(rows, r, rho_n, mode & dContactApprox1_N)
             r += 1
     return r
@@ -314,11 +336,11 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     s = d
     bpos = B[B_POS]
     for k in range(3):
-        s[S_N + k] = sign * d[NORMAL + k]
-        s[S_C1 + k] = d[POS + k] - bpos[b0, k]
-        s[S_C2 + k] = d[POS + k] - bpos[b1, k] if b1 >= 0 else 0.0
+        s[SCRATCH_NORMAL + k] = sign * d[NORMAL + k]
+        s[SCRATCH_ARM1 + k] = d[POS + k] - bpos[b0, k]
+        s[SCRATCH_ARM2 + k] = d[POS + k] - bpos[b1, k] if b1 >= 0 else 0.0
     J = rows[ROW_J]
-    _point_row(J, r, s, S_N, b1)
+    _point_row(J, r, s, SCRATCH_NORMAL, b1)
     rows[ROW_C][r] = _normal_rhs(d, mode, b0, b1, B, wp, J, r)
     if mode & dContactSoftCFM:
         rows[ROW_CFM][r] = d[SOFT_CFM]
@@ -329,12 +351,16 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if mode & dContactFDir1:
         # t1 as given, t2 = n x t1
         for k in range(3):
-            s[S_T1 + k] = d[FDIR1 + k]
-        s[S_T2] = s[S_N + 1] * s[S_T1 + 2] - s[S_N + 2] * s[S_T1 + 1]
-        s[S_T2 + 1] = s[S_N + 2] * s[S_T1] - s[S_N] * s[S_T1 + 2]
-        s[S_T2 + 2] = s[S_N] * s[S_T1 + 1] - s[S_N + 1] * s[S_T1]
+            s[SCRATCH_DIR1 + k] = d[FDIR1 + k]
+        # dir2 = normal x dir1
+        s[SCRATCH_DIR2] = (s[SCRATCH_NORMAL + 1] * s[SCRATCH_DIR1 + 2]
+                           - s[SCRATCH_NORMAL + 2] * s[SCRATCH_DIR1 + 1])
+        s[SCRATCH_DIR2 + 1] = (s[SCRATCH_NORMAL + 2] * s[SCRATCH_DIR1]
+                               - s[SCRATCH_NORMAL] * s[SCRATCH_DIR1 + 2])
+        s[SCRATCH_DIR2 + 2] = (s[SCRATCH_NORMAL] * s[SCRATCH_DIR1 + 1]
+                               - s[SCRATCH_NORMAL + 1] * s[SCRATCH_DIR1])
     else:
-        _plane_space_into(s, S_N, S_T1, S_T2)
+        _plane_space_into(s, SCRATCH_NORMAL, SCRATCH_DIR1, SCRATCH_DIR2)
     _friction_rows(d, mode, s, b1, rows, r + 1)
 
 
@@ -582,7 +608,7 @@ def fill_island_rows(jtype, jflags, jbody, d, di, js, order, nk, offsets, pos, l
 
 # ----------------------------------------------------------------------------- API
 # the 24 record floats written in one call straight into the joint store's buffer
-_RECORD = struct.Struct(f"{N_FIELDS}d")
+_FIELDS_STRUCT = struct.Struct(f"{N_FIELDS}d")
 
 
 def dJointCreateContact(w: World, group, contact) -> ContactJoint:
@@ -626,7 +652,7 @@ def dJointCreateContact(w: World, group, contact) -> ContactJoint:
         i = joint.index
         data = world.joints.data
         try:
-            _RECORD.pack_into(data, i * data.strides[0], mu, mu2, rho, rho2, rho_n, bvel,
+            _FIELDS_STRUCT.pack_into(data, i * data.strides[0], mu, mu2, rho, rho2, rho_n, bvel,
                               bounce, erp, cfm, m1, m2, mn, slip1, slip2, depth,
                               p0, p1, p2, n0, n1, n2, f0, f1, f2)
         except (struct.error, OverflowError):

@@ -1,10 +1,10 @@
 """Double ball (distance) joint: one row keeps two anchors a fixed distance apart.
 
-Record (floats): ``anchor1`` 0:3 in body 0's frame, ``anchor2`` 3:6 in body
-1's frame (world coordinates for a missing body), ``erp`` 6 and ``cfm`` 7
-(the joint's own, set with dParamERP / dParamCFM; default the world's),
-target ``distance`` 8 (m). :mod:`engine.ode.joints.dhinge` extends this
-layout.
+Record (``RECORD``, declared below; floats): ``anchor1`` (3) in body 0's
+frame, ``anchor2`` (3) in body 1's frame (world coordinates for a missing
+body), ``erp`` and ``cfm`` (the joint's own, set with dParamERP / dParamCFM;
+default the world's), target ``distance`` (m).
+:mod:`engine.ode.joints.dhinge` extends this record.
 
 As in ODE, attaching does not move the anchors (they stay body-relative
 with whatever coordinates they had, the origins of the bodies for a fresh
@@ -23,11 +23,18 @@ from engine.ode.constants import dJointTypeDBall, dParamCFM, dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_FPS
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.kernels.vec import cross3, mat_vec
 from engine.ode.rotation import safe_normalize3
 
-A1, A2, ERP, CFM, DIST = 0, 3, 6, 7, 8
+#: the double ball's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("DBall")
+ANCHOR1 = RECORD.floats("anchor1", 3)  # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)  # body-1 frame, or world (m)
+ERP = RECORD.floats("erp")             # the joint's own ERP (dParamERP)
+CFM = RECORD.floats("cfm")             # the joint's own CFM (dParamCFM)
+DISTANCE = RECORD.floats("distance")   # target anchor distance (m)
 
 # below this anchor gap (m) the direction of the row is taken from velocities
 _MIN_LENGTH = 1e-12
@@ -54,7 +61,7 @@ class DistanceJoint(Joint):
 
     def _point_world(self, slot: int) -> np.ndarray:
         """Anchor of internal slot ``slot`` in world coordinates, (3,) m."""
-        off = A1 if slot == 0 else A2
+        off = ANCHOR1 if slot == 0 else ANCHOR2
         row = int(self.world.joints.body[self.index, slot])
         p = self.d[off:off + 3]
         if row < 0:
@@ -65,7 +72,7 @@ class DistanceJoint(Joint):
     def set_anchor(self, user_index: int, p: np.ndarray) -> None:
         """Store world point ``p`` (3,) as the user's anchor 1 or 2, re-measure."""
         slot = self._slot(user_index)
-        off = A1 if slot == 0 else A2
+        off = ANCHOR1 if slot == 0 else ANCHOR2
         row = int(self.world.joints.body[self.index, slot])
         if row < 0:
             self.d[off:off + 3] = p
@@ -79,7 +86,7 @@ class DistanceJoint(Joint):
 
     def update_distance(self) -> None:
         """Target distance := current distance between the two anchors."""
-        self.d[DIST] = float(norm(self._point_world(0) - self._point_world(1)))
+        self.d[DISTANCE] = float(norm(self._point_world(0) - self._point_world(1)))
 
     # -- parameters: only the joint's own ERP and CFM -------------------------
     def _param_slot(self, function, parameter):
@@ -108,14 +115,14 @@ class DBallJoint(DistanceJoint):
 def anchors_world(d, b0, b1, B):
     """World anchors and anchors relative to the body centres, (3,) each, m:
     (anchor 1, anchor 2, anchor 1 − centre 0, anchor 2 − centre 1 or zeros)."""
-    rel1 = mat_vec(B[B_R][b0], d[A1:A1 + 3])
+    rel1 = mat_vec(B[B_R][b0], d[ANCHOR1:ANCHOR1 + 3])
     g1 = rel1 + B[B_POS][b0]
     if b1 >= 0:
-        rel2 = mat_vec(B[B_R][b1], d[A2:A2 + 3])
+        rel2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
         g2 = rel2 + B[B_POS][b1]
     else:
         rel2 = np.zeros(3)
-        g2 = d[A2:A2 + 3].copy()
+        g2 = d[ANCHOR2:ANCHOR2 + 3].copy()
     return g1, g2, rel1, rel2
 
 
@@ -170,7 +177,7 @@ def distance_row(d, b0, b1, B, wp, rows, r) -> None:
     if b1 >= 0:
         J[r, 6:9] = -u
         J[r, 9:12] = cross3(u, rel2)
-    rows[ROW_C][r] = wp[WP_FPS] * d[ERP] * (d[DIST] - dist)
+    rows[ROW_C][r] = wp[WP_FPS] * d[ERP] * (d[DISTANCE] - dist)
     rows[ROW_CFM][r] = d[CFM]
 
 
@@ -218,7 +225,7 @@ def dJointGetDBallAnchor2(j) -> np.ndarray:
 
 def dJointGetDBallDistance(j) -> float:
     """Target distance between the anchors (m)."""
-    return float(_dball(j, "dJointGetDBallDistance").d[DIST])
+    return float(_dball(j, "dJointGetDBallDistance").d[DISTANCE])
 
 
 def dJointSetDBallDistance(j, dist: float) -> None:
@@ -228,7 +235,7 @@ def dJointSetDBallDistance(j, dist: float) -> None:
     v = checks.real(dist, fn, "dist")
     if v < 0:
         raise ODEError(fn, "dist", f"the target distance must be non-negative, got {v}")
-    joint.d[DIST] = v
+    joint.d[DISTANCE] = v
 
 
 def dJointSetDBallParam(j, parameter: int, value: float) -> None:

@@ -4,9 +4,10 @@ Four rows: the anchor distance (as :mod:`engine.ode.joints.dball`), two
 rows locking relative rotation about the normals of the axis, and one row
 keeping both anchors in the same plane perpendicular to the axis.
 
-Record: the double ball layout (``anchor1`` 0:3, ``anchor2`` 3:6, ``erp``
-6, ``cfm`` 7, ``distance`` 8) plus ``axis1`` 9:12 in body 0's frame and
-``axis2`` 12:15 in body 1's frame (world for a missing body). Both axes
+Record (``RECORD``, declared below): the double ball's record (``anchor1``,
+``anchor2``, ``erp``, ``cfm``, ``distance``) extended by ``axis1`` (3) in
+body 0's frame and ``axis2`` (3) in body 1's frame (world for a missing
+body). Both axes
 start as zero, as in ODE: until dJointSetDHingeAxis is called only the
 distance row acts (ODE builds NaN rows then; see the module tests).
 """
@@ -20,12 +21,24 @@ from engine.ode import checks
 from engine.ode.constants import dJointTypeDHinge
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import create_joint, joint_of
-from engine.ode.joints.dball import A1, A2, DIST, ERP, DistanceJoint, distance_row, ode_unit
+from engine.ode.joints.dball import (
+    ANCHOR1,
+    ANCHOR2,
+    DISTANCE,
+    ERP,
+    DistanceJoint,
+    distance_row,
+    ode_unit,
+)
+from engine.ode.joints.dball import RECORD as DBALL_RECORD
 from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_J, WP_FPS
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
-AX1, AX2 = 9, 12
+#: the double hinge's record: the double ball's fields, then the axes
+RECORD = DBALL_RECORD.extended("DHinge")
+AXIS1 = RECORD.floats("axis1", 3)  # body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)  # body-1 frame, or world
 
 
 class DHingeJoint(DistanceJoint):
@@ -43,7 +56,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     distance_row(d, b0, b1, B, wp, rows, r)
-    ax1 = mat_vec(B[B_R][b0], d[AX1:AX1 + 3])
+    ax1 = mat_vec(B[B_R][b0], d[AXIS1:AXIS1 + 3])
     if dot3(ax1, ax1) == 0.0:
         return
     J = rows[ROW_J]
@@ -58,9 +71,9 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 >= 0:
         J[r + 1, 9:12] = -p
         J[r + 2, 9:12] = -q
-        ax2 = mat_vec(B[B_R][b1], d[AX2:AX2 + 3])
+        ax2 = mat_vec(B[B_R][b1], d[AXIS2:AXIS2 + 3])
     else:
-        ax2 = d[AX2:AX2 + 3].copy()
+        ax2 = d[AXIS2:AXIS2 + 3].copy()
     err = cross3(ax1, ax2)
     c[r + 1] = k * dot3(err, p)
     c[r + 2] = k * dot3(err, q)
@@ -73,10 +86,10 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 3, 3:6] = t
         J[r + 3, 6:9] = -ax1
         J[r + 3, 9:12] = t
-        g2 = mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        g2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
     else:
-        g2 = d[A2:A2 + 3].copy()
-    g1 = mat_vec(B[B_R][b0], d[A1:A1 + 3]) + B[B_POS][b0]
+        g2 = d[ANCHOR2:ANCHOR2 + 3].copy()
+    g1 = mat_vec(B[B_R][b0], d[ANCHOR1:ANCHOR1 + 3]) + B[B_POS][b0]
     # both anchors should lie in one plane perpendicular to the axis
     c[r + 3] = -k * dot3(ax1, g1 - g2)
 
@@ -104,8 +117,8 @@ def dJointSetDHingeAxis(j, x: float, y: float, z: float) -> None:
     if b0 < 0:
         raise ODEError(fn, "j", "the joint must be attached to a body first")
     s = joint.world.bodies
-    joint.d[AX1:AX1 + 3] = ode_unit(matmul(s.R[b0].T, v), fn)
-    joint.d[AX2:AX2 + 3] = ode_unit(v if b1 < 0 else matmul(s.R[b1].T, v), fn)
+    joint.d[AXIS1:AXIS1 + 3] = ode_unit(matmul(s.R[b0].T, v), fn)
+    joint.d[AXIS2:AXIS2 + 3] = ode_unit(v if b1 < 0 else matmul(s.R[b1].T, v), fn)
 
 
 def dJointGetDHingeAxis(j) -> np.ndarray:
@@ -114,7 +127,7 @@ def dJointGetDHingeAxis(j) -> np.ndarray:
     b0 = joint.body_rows()[0]
     if b0 < 0:
         return np.zeros(3)
-    return matmul(joint.world.bodies.R[b0], joint.d[AX1:AX1 + 3])
+    return matmul(joint.world.bodies.R[b0], joint.d[AXIS1:AXIS1 + 3])
 
 
 def dJointSetDHingeAnchor1(j, x: float, y: float, z: float) -> None:
@@ -141,7 +154,7 @@ def dJointGetDHingeAnchor2(j) -> np.ndarray:
 
 def dJointGetDHingeDistance(j) -> float:
     """Target distance between the anchors (m), measured at attach/anchor setting."""
-    return float(_dhinge(j, "dJointGetDHingeDistance").d[DIST])
+    return float(_dhinge(j, "dJointGetDHingeDistance").d[DISTANCE])
 
 
 def dJointSetDHingeParam(j, parameter: int, value: float) -> None:

@@ -1,10 +1,11 @@
 """Fixed joint: keeps the relative position and rotation of two bodies (or of
 a body and the world) as they were at the last dJointSetFixed.
 
-Record (float ``d``): ``qrel`` 0:4 (relative rotation body 0 -> body 1, or
-the inverse of body 0's rotation with no body 1; w-first), ``offset`` 4:7
-(with body 1: body 0's centre minus body 1's, in body 0's frame; without:
-body 0's centre in world coordinates; m), ``erp`` 7 and ``cfm`` 8 (the
+Record (``RECORD``, declared below; float ``d``): ``rel_rotation`` (4:
+relative rotation body 0 -> body 1, or the inverse of body 0's rotation
+with no body 1; w-first), ``offset`` (3: with body 1, body 0's centre minus
+body 1's, in body 0's frame; without, body 0's centre in world coordinates;
+m), ``erp`` and ``cfm`` (the
 joint's own, used by the three position rows; the rotation rows use the
 world's ERP and CFM, as in ODE 0.16.2).
 
@@ -26,10 +27,16 @@ from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation
 from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
 
-QREL, OFFSET, ERP, CFM = 0, 4, 7, 8
+#: the fixed joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Fixed")
+REL_ROTATION = RECORD.floats("rel_rotation", 4)  # body 0 -> body 1 (or world), w first
+OFFSET = RECORD.floats("offset", 3)              # body 0's centre from body 1's / world (m)
+ERP = RECORD.floats("erp")                       # the joint's own ERP (dParamERP)
+CFM = RECORD.floats("cfm")                       # the joint's own CFM (dParamCFM)
 
 
 class FixedJoint(Joint):
@@ -73,7 +80,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     J = rows[ROW_J]
     c = rows[ROW_C]
     # rows 3-5: no relative rotation
-    set_fixed_orientation(d[QREL:QREL + 4], b0, b1, B, wp, rows, r + 3, wp[WP_ERP])
+    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, B, wp, rows, r + 3, wp[WP_ERP])
     # rows 0-2: body 1's centre stays at -ofs from body 0's centre, i.e. the
     # point x0 - ofs of body 0 (velocity v0 + ofs x w0) moves with body 1
     for k in range(3):
@@ -122,7 +129,7 @@ def dJointSetFixed(j) -> None:
         d[OFFSET:OFFSET + 3] = matmul(s.R[b0].T, s.pos[b0] - s.pos[b1])
     else:
         d[OFFSET:OFFSET + 3] = s.pos[b0]
-    d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(joint.world), b0, b1)
+    d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(body_arrays(joint.world), b0, b1)
 
 
 def dJointSetFixedParam(j, parameter: int, value: float) -> None:

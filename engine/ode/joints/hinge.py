@@ -1,11 +1,21 @@
 """Hinge joint: a ball joint plus two rows that keep the axes aligned, and a
-limit/motor about the axis.
+limit/motor about the axis. The documented example for joint authors
+(``docs/dev/joint-authoring.md``).
 
-Record: ``anchor1`` 0:3 (body-0 frame), ``anchor2`` 3:6 (body-1 frame or
-world), ``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame or
-world), ``qrel`` 12:16 (relative rotation at angle 0), limot 16:28,
-suspension axis 28:31 (body-0 frame), suspension ERP 31 and CFM 32.
-``idata[0]`` is 1 once a suspension axis is set (Webots' extension).
+Record: declared below as ``RECORD`` (:class:`engine.ode.joints.record.JointRecord`),
+one module constant per field holding its offset, in order:
+
+- ``anchor1`` (3 floats): the anchor in body 0's frame (m);
+- ``anchor2`` (3): the anchor in body 1's frame, or in world coordinates
+  with no body 1 (m);
+- ``axis1`` (3): the unit axis in body 0's frame; ``axis2`` (3): in body
+  1's frame, or world;
+- ``rel_rotation`` (4): body 0 -> body 1 rotation at angle 0 (w first);
+- ``limot``: a limit/motor block (:data:`engine.ode.joints.limot.LIMOT_BLOCK`)
+  about the axis, in radians;
+- ``suspension_axis`` (3, body-0 frame), ``suspension_erp``,
+  ``suspension_cfm`` (Webots' extension);
+- int ``has_suspension``: 1 once a suspension axis is set.
 
 Suspension (Webots): with an axis set, the three anchor rows are built
 along (suspension axis, p, q) and the first row uses the suspension ERP and
@@ -39,90 +49,121 @@ from engine.ode.joints.common import (
     world_axis1,
 )
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J
-from engine.ode.joints.limot import add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul3
 
-A1, A2, AX1, AX2, QREL, LIMOT = 0, 3, 6, 9, 12, 16
-SUSP_AX, SUSP_ERP, SUSP_CFM = 28, 31, 32
-I_HAS_SUSP = 0
+#: the hinge's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("Hinge")
+ANCHOR1 = RECORD.floats("anchor1", 3)            # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)            # body-1 frame, or world (m)
+AXIS1 = RECORD.floats("axis1", 3)                # unit, body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)                # unit, body-1 frame, or world
+REL_ROTATION = RECORD.floats("rel_rotation", 4)  # body 0 -> body 1 at angle 0, w first
+LIMOT = RECORD.block("limot", LIMOT_BLOCK)       # limit/motor about the axis (rad)
+SUSPENSION_AXIS = RECORD.floats("suspension_axis", 3)  # unit, body-0 frame
+SUSPENSION_ERP = RECORD.floats("suspension_erp")
+SUSPENSION_CFM = RECORD.floats("suspension_cfm")
+I_HAS_SUSPENSION = RECORD.ints("has_suspension")  # 1 once a suspension axis is set
 
 
 class HingeJoint(Joint):
+    """A hinge handle: one limot block (parameter group 1, radians) and the
+    suspension parameters (dParamSuspensionERP / dParamSuspensionCFM)."""
+
     TYPE = dJointTypeHinge
     NAME = "Hinge"
     LIMOTS = (LIMOT,)
     __slots__ = ()
 
     def init_record(self) -> None:
+        """ODE's defaults: axes along x, no relative rotation; the
+        suspension axis along x with the world's ERP and CFM."""
         super().init_record()
         d = self.d
-        d[AX1] = 1.0
-        d[AX2] = 1.0
-        d[QREL] = 1.0
-        d[SUSP_AX] = 1.0
-        d[SUSP_ERP] = self.world.erp
-        d[SUSP_CFM] = self.world.cfm
+        d[AXIS1] = 1.0
+        d[AXIS2] = 1.0
+        d[REL_ROTATION] = 1.0
+        d[SUSPENSION_AXIS] = 1.0
+        d[SUSPENSION_ERP] = self.world.erp
+        d[SUSPENSION_CFM] = self.world.cfm
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), A1, A2)
-        set_axes(self, get_axis1(self, AX1), AX1, AX2, "dJointAttach")
+        """On attach: keep the world anchor and axis, re-expressed in the new
+        bodies' frames, and measure the rest rotation."""
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
+        set_axes(self, get_axis1(self, AXIS1), AXIS1, AXIS2, "dJointAttach")
         self.compute_qrel()
 
     def compute_qrel(self) -> None:
+        """Record the current relative rotation as angle 0 (``rel_rotation``)."""
         b0, b1 = self.body_rows()
         if b0 >= 0:
-            self.d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(self.world), b0, b1)
+            self.d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(
+                body_arrays(self.world), b0, b1)
 
     def anchor(self) -> np.ndarray:
-        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+        """The anchor on the user's body 1, world coordinates (3,) m."""
+        return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
-        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+        """The anchor on the user's body 2, world coordinates (3,) m."""
+        return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
-    def set_extra_param(self, function, parameter, value):
+    def set_extra_param(self, function: str, parameter: int, value: float) -> None:
+        """The suspension ERP and CFM; other non-limot parameters are ignored."""
         if parameter == dParamSuspensionERP:
-            self.d[SUSP_ERP] = value
+            self.d[SUSPENSION_ERP] = value
         elif parameter == dParamSuspensionCFM:
-            self.d[SUSP_CFM] = value
+            self.d[SUSPENSION_CFM] = value
 
-    def get_extra_param(self, function, parameter):
+    def get_extra_param(self, function: str, parameter: int) -> float:
+        """The suspension ERP or CFM; 0 for other non-limot parameters."""
         if parameter == dParamSuspensionERP:
-            return float(self.d[SUSP_ERP])
+            return float(self.d[SUSPENSION_ERP])
         if parameter == dParamSuspensionCFM:
-            return float(self.d[SUSP_CFM])
+            return float(self.d[SUSPENSION_CFM])
         return 0.0
 
 
 @njit(cache=True, nogil=True)
 def angle(d, b0, b1, B) -> float:
     """Hinge angle (rad) in the internal body order (not sign-corrected for reversal)."""
-    return hinge_angle(B, b0, b1, d[AX1:AX1 + 3], d[QREL:QREL + 4])
+    return hinge_angle(B, b0, b1, d[AXIS1:AXIS1 + 3], d[REL_ROTATION:REL_ROTATION + 4])
 
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
-    m = 6 if d[LIMOT + 3] > 0 else 5
-    lo = d[LIMOT]
-    hi = d[LIMOT + 1]
+    m = 6 if d[LIMOT + LM_FMAX] > 0 else 5
+    lo = d[LIMOT + LM_LO]
+    hi = d[LIMOT + LM_HI]
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
         if test_limit(d, LIMOT, angle(d, b0, b1, B)):
             m = 6
     else:
-        d[LIMOT + 9] = 0.0
+        d[LIMOT + LM_LIMIT] = 0.0
     return m, 5
 
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    ax1 = world_axis1(d, AX1, b0, B)
-    if di[I_HAS_SUSP] != 0:
-        susp = world_axis1(d, SUSP_AX, b0, B)
-        set_ball2(d, A1, A2, b0, b1, B, wp, rows, r, susp, d[SUSP_ERP])
-        rows[ROW_CFM][r] = d[SUSP_CFM]
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    if di[I_HAS_SUSPENSION] != 0:
+        susp = world_axis1(d, SUSPENSION_AXIS, b0, B)
+        set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, susp, d[SUSPENSION_ERP])
+        rows[ROW_CFM][r] = d[SUSPENSION_CFM]
     else:
-        set_ball(d, A1, A2, b0, b1, B, wp, rows, r, wp[1])
+        set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, wp[1])
     # two rows: no relative rotation about p and q, the normals of the axis
     p, q = plane_space(ax1)
     J = rows[ROW_J]
@@ -131,9 +172,9 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 >= 0:
         J[r + 3, 9:12] = -p
         J[r + 4, 9:12] = -q
-        ax2 = mat_vec(B[B_R][b1], d[AX2:AX2 + 3])
+        ax2 = mat_vec(B[B_R][b1], d[AXIS2:AXIS2 + 3])
     else:
-        ax2 = d[AX2:AX2 + 3]
+        ax2 = d[AXIS2:AXIS2 + 3]
     # misalignment ax1 x ax2 ~ rotation needed; erp of it per step along p, q
     err = cross3(ax1, ax2)
     k = wp[0] * wp[1]
@@ -153,7 +194,7 @@ def dJointCreateHinge(w, group=None) -> HingeJoint:
 
 def dJointSetHingeAnchor(j, x: float, y: float, z: float) -> None:
     joint = _hinge(j, "dJointSetHingeAnchor")
-    set_anchors(joint, checks.xyz(x, y, z, "dJointSetHingeAnchor"), A1, A2)
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetHingeAnchor"), ANCHOR1, ANCHOR2)
     joint.compute_qrel()
 
 
@@ -163,15 +204,15 @@ def dJointSetHingeAnchorDelta(j, x, y, z, dx, dy, dz) -> None:
     joint = _hinge(j, fn)
     p = checks.xyz(x, y, z, fn)
     delta = checks.xyz(dx, dy, dz, fn, "dx, dy, dz")
-    set_anchors(joint, p, A1, A2)
+    set_anchors(joint, p, ANCHOR1, ANCHOR2)
     if joint.body_rows()[1] < 0 and joint.body_rows()[0] >= 0:
-        joint.d[A2:A2 + 3] = p + delta
+        joint.d[ANCHOR2:ANCHOR2 + 3] = p + delta
     joint.compute_qrel()
 
 
 def dJointSetHingeAxis(j, x: float, y: float, z: float) -> None:
     joint = _hinge(j, "dJointSetHingeAxis")
-    set_axes(joint, checks.xyz(x, y, z, "dJointSetHingeAxis"), AX1, AX2, "dJointSetHingeAxis")
+    set_axes(joint, checks.xyz(x, y, z, "dJointSetHingeAxis"), AXIS1, AXIS2, "dJointSetHingeAxis")
     joint.compute_qrel()
 
 
@@ -181,13 +222,14 @@ def dJointSetHingeAxisOffset(j, x: float, y: float, z: float, dangle: float) -> 
     joint = _hinge(j, fn)
     axis = checks.xyz(x, y, z, fn)
     a = checks.real(dangle, fn, "dangle")
-    set_axes(joint, axis, AX1, AX2, fn)
+    set_axes(joint, axis, AXIS1, AXIS2, fn)
     joint.compute_qrel()
     if joint.reversed:
         a = -a
     u = unit(axis, fn)
     q_angle = np.array([detmath.cos(a / 2), *(detmath.sin(a / 2) * u)])
-    joint.d[QREL:QREL + 4] = qmul3(q_angle, joint.d[QREL:QREL + 4].copy())
+    rel = joint.d[REL_ROTATION:REL_ROTATION + 4]
+    rel[:] = qmul3(q_angle, rel.copy())
 
 
 def dJointGetHingeAnchor(j) -> np.ndarray:
@@ -199,7 +241,7 @@ def dJointGetHingeAnchor2(j) -> np.ndarray:
 
 
 def dJointGetHingeAxis(j) -> np.ndarray:
-    return get_axis1(_hinge(j, "dJointGetHingeAxis"), AX1)
+    return get_axis1(_hinge(j, "dJointGetHingeAxis"), AXIS1)
 
 
 def dJointSetHingeParam(j, parameter: int, value: float) -> None:
@@ -227,7 +269,7 @@ def dJointGetHingeAngleRate(j) -> float:
     if b0 < 0:
         return 0.0
     store = joint.world.bodies
-    axis = matmul(store.R[b0], joint.d[AX1:AX1 + 3])
+    axis = matmul(store.R[b0], joint.d[AXIS1:AXIS1 + 3])
     rate = float(matmul(axis, store.avel[b0]))
     if b1 >= 0:
         rate -= float(matmul(axis, store.avel[b1]))
@@ -244,7 +286,7 @@ def dJointAddHingeTorque(j, torque: float) -> None:
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return
-    axis = get_axis1(joint, AX1) * t
+    axis = get_axis1(joint, AXIS1) * t
     store = joint.world.bodies
     store.tacc[b0] += axis
     if b1 >= 0:
@@ -256,11 +298,11 @@ def dJointSetHingeSuspensionAxis(j, x: float, y: float, z: float) -> None:
     hinge's dParamSuspensionERP / dParamSuspensionCFM."""
     fn = "dJointSetHingeSuspensionAxis"
     joint = _hinge(j, fn)
-    set_axes(joint, checks.xyz(x, y, z, fn), SUSP_AX, None, fn)
-    joint.di[I_HAS_SUSP] = 1
+    set_axes(joint, checks.xyz(x, y, z, fn), SUSPENSION_AXIS, None, fn)
+    joint.di[I_HAS_SUSPENSION] = 1
 
 
 def dJointGetHingeSuspensionAxis(j) -> np.ndarray:
-    return get_axis1(_hinge(j, "dJointGetHingeSuspensionAxis"), SUSP_AX)
+    return get_axis1(_hinge(j, "dJointGetHingeSuspensionAxis"), SUSPENSION_AXIS)
 
 

@@ -6,13 +6,13 @@ direction, p, q) so that the first one can be soft (dParamSuspensionERP/CFM);
 one row keeping the angle between axis 1 and axis 2 at its initial value;
 then axis 1's limit/motor row and axis 2's motor row (axis 2 has no stops).
 
-Record: ``anchor1`` 0:3 (body-0 frame, m), ``anchor2`` 3:6 (body-1 frame),
-``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame), ``c0`` 12 and
-``s0`` 13 (cos and sin of the rest angle between the axes), ``v1`` 14:17 and
-``v2`` 17:20 (body-0 frame references for angle 1), ``w1`` 20:23 and ``w2``
-23:26 (body-1 frame references for angle 2), limot of axis 1 at 26:38, of
-axis 2 at 38:50, suspension ERP 50 and CFM 51, suspension axis 52:55 (body-0
-frame). ``idata[0]`` is 1 once a suspension axis is set.
+Record (``RECORD``, declared below): ``anchor1`` (body-0 frame, m),
+``anchor2`` (body-1 frame), ``axis1`` (body-0 frame), ``axis2`` (body-1
+frame), ``rest_cos`` and ``rest_sin`` (of the rest angle between the axes),
+``angle1_ref1``/``angle1_ref2`` (body-0 frame references for angle 1),
+``angle2_ref1``/``angle2_ref2`` (body-1 frame references for angle 2), the
+limot blocks of axis 1 and axis 2, the suspension ERP, CFM and axis (body-0
+frame); int ``has_suspension`` is 1 once a suspension axis is set.
 
 Suspension axis (Webots' extension, design choice): ODE springs the anchor
 along axis 1. ``dJointSetHinge2SuspensionAxis`` gives any direction instead;
@@ -45,15 +45,38 @@ from engine.ode.joints.anchors import (
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball2, world_axis1, world_axis2
 from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.kernels.vec import cross3, dot3, mat_t_vec
 
-A1, A2, AX1, AX2, C0, S0, V1, V2, W1, W2 = 0, 3, 6, 9, 12, 13, 14, 17, 20, 23
-LIMOT1, LIMOT2 = 26, 38
-SUSP_ERP, SUSP_CFM, SUSP_AX = 50, 51, 52
-I_HAS_SUSP = 0
+#: the hinge-2's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("Hinge2")
+ANCHOR1 = RECORD.floats("anchor1", 3)          # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)          # body-1 frame (m)
+AXIS1 = RECORD.floats("axis1", 3)              # body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)              # body-1 frame
+REST_COS = RECORD.floats("rest_cos")           # cos of the rest angle between the axes
+REST_SIN = RECORD.floats("rest_sin")           # sin of the rest angle between the axes
+ANGLE1_REF1 = RECORD.floats("angle1_ref1", 3)  # body-0 frame references for angle 1
+ANGLE1_REF2 = RECORD.floats("angle1_ref2", 3)
+ANGLE2_REF1 = RECORD.floats("angle2_ref1", 3)  # body-1 frame references for angle 2
+ANGLE2_REF2 = RECORD.floats("angle2_ref2", 3)
+LIMOT1 = RECORD.block("limot1", LIMOT_BLOCK)   # axis 1 (dParamX)
+LIMOT2 = RECORD.block("limot2", LIMOT_BLOCK)   # axis 2 (dParamX2)
+SUSPENSION_ERP = RECORD.floats("suspension_erp")
+SUSPENSION_CFM = RECORD.floats("suspension_cfm")
+SUSPENSION_AXIS = RECORD.floats("suspension_axis", 3)  # body-0 frame
+I_HAS_SUSPENSION = RECORD.ints("has_suspension")  # 1 once a suspension axis is set
 
 
 class Hinge2Joint(Joint):
@@ -66,34 +89,34 @@ class Hinge2Joint(Joint):
     def init_record(self) -> None:
         super().init_record()
         d = self.d
-        d[AX1] = 1.0
-        d[AX2 + 1] = 1.0
-        d[V1] = 1.0
-        d[V2 + 1] = 1.0
-        d[SUSP_ERP] = self.world.erp
-        d[SUSP_CFM] = self.world.cfm
-        d[SUSP_AX] = 1.0
+        d[AXIS1] = 1.0
+        d[AXIS2 + 1] = 1.0
+        d[ANGLE1_REF1] = 1.0
+        d[ANGLE1_REF2 + 1] = 1.0
+        d[SUSPENSION_ERP] = self.world.erp
+        d[SUSPENSION_CFM] = self.world.cfm
+        d[SUSPENSION_AXIS] = 1.0
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), A1, A2)
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
         b0, b1 = self.body_rows()
         if b0 >= 0 and b1 >= 0:
-            set_axes(self, get_axis1(self, AX1), AX1, None, "dJointAttach")
-            set_axes(self, self.axis2(), None, AX2, "dJointAttach")
+            set_axes(self, get_axis1(self, AXIS1), AXIS1, None, "dJointAttach")
+            set_axes(self, self.axis2(), None, AXIS2, "dJointAttach")
         self.update_angle_refs(rest_angle=True, strict=False)
 
     # -- geometry ------------------------------------------------------------
     def anchor(self) -> np.ndarray:
-        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+        return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
-        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+        return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
     def axis2(self) -> np.ndarray:
         """Axis 2 in world coordinates ((3,) zeros without body 2)."""
         if self.body_rows()[1] < 0:
             return np.zeros(3)
-        return get_axis2(self, AX2)
+        return get_axis2(self, AXIS2)
 
     def update_angle_refs(self, rest_angle: bool, strict: bool, function: str = "") -> None:
         """Recompute the angle references v1, v2, w1, w2 (and, if
@@ -105,11 +128,11 @@ class Hinge2Joint(Joint):
             return
         store = self.world.bodies
         R0, R1 = store.R[b0], store.R[b1]
-        ax1 = matmul(R0, self.d[AX1:AX1 + 3])
-        ax2 = matmul(R1, self.d[AX2:AX2 + 3])
+        ax1 = matmul(R0, self.d[AXIS1:AXIS1 + 3])
+        ax2 = matmul(R1, self.d[AXIS2:AXIS2 + 3])
         if rest_angle:
-            self.d[S0] = float(norm(np.cross(ax1, ax2)))
-            self.d[C0] = float(matmul(ax1, ax2))
+            self.d[REST_SIN] = float(norm(np.cross(ax1, ax2)))
+            self.d[REST_COS] = float(matmul(ax1, ax2))
         # v1: axis 2 made perpendicular to axis 1, v2 = axis1 x v1 (body-0 frame);
         # w1: axis 1 made perpendicular to axis 2, w2 = axis2 x w1 (body-1 frame)
         u = ax2 - (matmul(ax1, ax2)) * ax1
@@ -121,23 +144,23 @@ class Hinge2Joint(Joint):
             return
         u /= nu
         w /= nw
-        self.d[V1:V1 + 3] = matmul(R0.T, u)
-        self.d[V2:V2 + 3] = matmul(R0.T, np.cross(ax1, u))
-        self.d[W1:W1 + 3] = matmul(R1.T, w)
-        self.d[W2:W2 + 3] = matmul(R1.T, np.cross(ax2, w))
+        self.d[ANGLE1_REF1:ANGLE1_REF1 + 3] = matmul(R0.T, u)
+        self.d[ANGLE1_REF2:ANGLE1_REF2 + 3] = matmul(R0.T, np.cross(ax1, u))
+        self.d[ANGLE2_REF1:ANGLE2_REF1 + 3] = matmul(R1.T, w)
+        self.d[ANGLE2_REF2:ANGLE2_REF2 + 3] = matmul(R1.T, np.cross(ax2, w))
 
     # -- parameters -------------------------------------------------------------
     def set_extra_param(self, function: str, parameter: int, value: float) -> None:
         if parameter == dParamSuspensionERP:
-            self.d[SUSP_ERP] = value
+            self.d[SUSPENSION_ERP] = value
         elif parameter == dParamSuspensionCFM:
-            self.d[SUSP_CFM] = value
+            self.d[SUSPENSION_CFM] = value
 
     def get_extra_param(self, function: str, parameter: int) -> float:
         if parameter == dParamSuspensionERP:
-            return float(self.d[SUSP_ERP])
+            return float(self.d[SUSPENSION_ERP])
         if parameter == dParamSuspensionCFM:
-            return float(self.d[SUSP_CFM])
+            return float(self.d[SUSPENSION_CFM])
         return 0.0
 
 
@@ -146,17 +169,19 @@ class Hinge2Joint(Joint):
 def angle1(d, b0, b1, B) -> float:
     """Steering angle (rad): axis 2 seen from body 0, measured in the plane
     (v1, v2) normal to axis 1; the sign makes a turn about +axis1 positive."""
-    p = world_axis2(d, AX2, b1, B)
+    p = world_axis2(d, AXIS2, b1, B)
     q = mat_t_vec(B[B_R][b0], p)
-    return -detmath.atan2(dot3(d[V2:V2 + 3], q), dot3(d[V1:V1 + 3], q))
+    return -detmath.atan2(dot3(d[ANGLE1_REF2:ANGLE1_REF2 + 3], q),
+                          dot3(d[ANGLE1_REF1:ANGLE1_REF1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
 def angle2(d, b0, b1, B) -> float:
     """Wheel angle (rad): axis 1 seen from body 1, in the plane (w1, w2)."""
-    p = world_axis1(d, AX1, b0, B)
+    p = world_axis1(d, AXIS1, b0, B)
     q = p if b1 < 0 else mat_t_vec(B[B_R][b1], p)
-    return -detmath.atan2(dot3(d[W2:W2 + 3], q), dot3(d[W1:W1 + 3], q))
+    return -detmath.atan2(dot3(d[ANGLE2_REF2:ANGLE2_REF2 + 3], q),
+                          dot3(d[ANGLE2_REF1:ANGLE2_REF1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
@@ -178,14 +203,14 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     u = cross3(ax1, ax2)
     s = math.sqrt(dot3(u, u))
     c = dot3(ax1, ax2)
-    susp = world_axis1(d, SUSP_AX, b0, B) if di[I_HAS_SUSP] != 0 else ax1
-    set_ball2(d, A1, A2, b0, b1, B, wp, rows, r, susp, d[SUSP_ERP])
-    rows[ROW_CFM][r] = d[SUSP_CFM]
+    susp = world_axis1(d, SUSPENSION_AXIS, b0, B) if di[I_HAS_SUSPENSION] != 0 else ax1
+    set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, susp, d[SUSPENSION_ERP])
+    rows[ROW_CFM][r] = d[SUSPENSION_CFM]
     # keep the angle θ between the axes at its rest value θ0. With u the unit
     # ax1 x ax2, the row's J·v = u·(w0 - w1) = -dθ/dt; asking for
     # erp·fps·sin(θ - θ0) = erp·fps·(c0·s - s0·c) (s = sin θ, c = cos θ)
@@ -196,7 +221,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     J[r + 3, 3:6] = u
     if b1 >= 0:
         J[r + 3, 9:12] = -u
-    rows[ROW_C][r + 3] = wp[WP_FPS] * wp[WP_ERP] * (d[C0] * s - d[S0] * c)
+    rows[ROW_C][r + 3] = wp[WP_FPS] * wp[WP_ERP] * (d[REST_COS] * s - d[REST_SIN] * c)
     k = r + 4
     k += add_limot(d, LIMOT1, b0, b1, B, wp, rows, k, ax1, True)
     add_limot(d, LIMOT2, b0, b1, B, wp, rows, k, ax2, True)
@@ -220,7 +245,7 @@ def dJointCreateHinge2(w, group=None) -> Hinge2Joint:
 def dJointSetHinge2Anchor(j, x: float, y: float, z: float) -> None:
     """Set the anchor (world point, m); the angle references are recomputed."""
     joint = _h2(j, "dJointSetHinge2Anchor")
-    set_anchors(joint, checks.xyz(x, y, z, "dJointSetHinge2Anchor"), A1, A2)
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetHinge2Anchor"), ANCHOR1, ANCHOR2)
     joint.update_angle_refs(rest_angle=False, strict=True, function="dJointSetHinge2Anchor")
 
 
@@ -231,14 +256,15 @@ def _set_axes(joint: Hinge2Joint, a1, a2, fn: str) -> None:
     if b0 < 0 or b1 < 0:
         return
     store = joint.world.bodies
-    new1 = unit(a1, fn, "axis1") if a1 is not None else matmul(store.R[b0], joint.d[AX1:AX1 + 3])
-    new2 = unit(a2, fn, "axis2") if a2 is not None else matmul(store.R[b1], joint.d[AX2:AX2 + 3])
+    d = joint.d
+    new1 = unit(a1, fn, "axis1") if a1 is not None else matmul(store.R[b0], d[AXIS1:AXIS1 + 3])
+    new2 = unit(a2, fn, "axis2") if a2 is not None else matmul(store.R[b1], d[AXIS2:AXIS2 + 3])
     if norm(np.cross(new1, new2)) <= 1e-12:
         raise ODEError(fn, "axis", "hinge-2 axes must not lie along one line")
     if a1 is not None:
-        set_axes(joint, a1, AX1, None, fn)
+        set_axes(joint, a1, AXIS1, None, fn)
     if a2 is not None:
-        set_axes(joint, a2, None, AX2, fn)
+        set_axes(joint, a2, None, AXIS2, fn)
     joint.update_angle_refs(rest_angle=True, strict=True, function=fn)
 
 
@@ -281,7 +307,7 @@ def dJointGetHinge2Anchor2(j) -> np.ndarray:
 
 def dJointGetHinge2Axis1(j) -> np.ndarray:
     """Axis 1 in world coordinates (3,); zeros without body 1."""
-    return get_axis1(_h2(j, "dJointGetHinge2Axis1"), AX1)
+    return get_axis1(_h2(j, "dJointGetHinge2Axis1"), AXIS1)
 
 
 def dJointGetHinge2Axis2(j) -> np.ndarray:
@@ -327,7 +353,7 @@ def _rate(j, fn: str, which: int) -> float:
     if b0 < 0 or (which == 2 and b1 < 0):
         return 0.0
     store = joint.world.bodies
-    axis = get_axis1(joint, AX1) if which == 1 else joint.axis2()
+    axis = get_axis1(joint, AXIS1) if which == 1 else joint.axis2()
     rate = float(matmul(axis, store.avel[b0]))
     if b1 >= 0:
         rate -= float(matmul(axis, store.avel[b1]))
@@ -354,7 +380,7 @@ def dJointAddHinge2Torques(j, torque1: float, torque2: float) -> None:
     b0, b1 = joint.body_rows()
     if b0 < 0 or b1 < 0:
         return
-    t = get_axis1(joint, AX1) * t1 + joint.axis2() * t2
+    t = get_axis1(joint, AXIS1) * t1 + joint.axis2() * t2
     store = joint.world.bodies
     store.tacc[b0] += t
     store.tacc[b1] -= t
@@ -369,12 +395,12 @@ def dJointSetHinge2SuspensionAxis(j, x: float, y: float, z: float) -> None:
     unit(axis, fn)
     if joint.body_rows()[0] < 0:
         return
-    set_axes(joint, axis, SUSP_AX, None, fn)
-    joint.di[I_HAS_SUSP] = 1
+    set_axes(joint, axis, SUSPENSION_AXIS, None, fn)
+    joint.di[I_HAS_SUSPENSION] = 1
 
 
 def dJointGetHinge2SuspensionAxis(j) -> np.ndarray:
     """Webots: the suspension direction in world coordinates (3,): the set
     axis, or axis 1 when none was set (ODE's suspension)."""
     joint = _h2(j, "dJointGetHinge2SuspensionAxis")
-    return get_axis1(joint, SUSP_AX if joint.di[I_HAS_SUSP] else AX1)
+    return get_axis1(joint, SUSPENSION_AXIS if joint.di[I_HAS_SUSPENSION] else AXIS1)

@@ -42,21 +42,23 @@ from engine.ode.joints.layout import (
     ROW_LO,
     WP_FPS,
 )
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.vec import cross3, dot3
 
-# offsets inside a limot block
-LM_LO = 0
-LM_HI = 1
-LM_VEL = 2
-LM_FMAX = 3
-LM_FUDGE = 4
-LM_NORMAL_CFM = 5
-LM_BOUNCE = 6
-LM_STOP_ERP = 7
-LM_STOP_CFM = 8
-LM_LIMIT = 9       # 0 free, 1 at the low stop, 2 at the high stop
-LM_LIMIT_ERR = 10  # how far past the stop (rad or m)
-LM_SIZE = 12
+#: one limit/motor block, placed into joint records with ``JointRecord.block``
+LIMOT_BLOCK = JointRecord("limot block")
+LM_LO = LIMOT_BLOCK.floats("lo_stop")                 # dParamLoStop (rad or m)
+LM_HI = LIMOT_BLOCK.floats("hi_stop")                 # dParamHiStop (rad or m)
+LM_VEL = LIMOT_BLOCK.floats("motor_velocity")         # dParamVel (rad/s or m/s)
+LM_FMAX = LIMOT_BLOCK.floats("motor_max_force")       # dParamFMax (N·m or N)
+LM_FUDGE = LIMOT_BLOCK.floats("fudge_factor")         # dParamFudgeFactor
+LM_NORMAL_CFM = LIMOT_BLOCK.floats("normal_cfm")      # dParamCFM
+LM_BOUNCE = LIMOT_BLOCK.floats("bounce")              # dParamBounce
+LM_STOP_ERP = LIMOT_BLOCK.floats("stop_erp")          # dParamStopERP
+LM_STOP_CFM = LIMOT_BLOCK.floats("stop_cfm")          # dParamStopCFM
+LM_LIMIT = LIMOT_BLOCK.floats("limit")                # 0 free, 1 at the low, 2 at the high stop
+LM_LIMIT_ERR = LIMOT_BLOCK.floats("limit_error")      # how far past the stop (rad or m)
+LM_SIZE = LIMOT_BLOCK.float_size
 
 _PARAM_OFFSET = {dParamLoStop: LM_LO, dParamHiStop: LM_HI, dParamVel: LM_VEL,
                  dParamFMax: LM_FMAX, dParamFudgeFactor: LM_FUDGE, dParamBounce: LM_BOUNCE,

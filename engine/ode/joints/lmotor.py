@@ -9,8 +9,9 @@ are stored but never tested, so an LMotor is a motor only.
 Axis modes (``rel``): 0 the axis is fixed in the world, 1 it turns with
 body 0, 2 with body 1 (1 if there is no body 1 when the axis is set).
 
-Record: ``d`` axes 0:9 (axis i at 3i, unit, in the frame ``rel`` names),
-limots 9:21, 21:33, 33:45; ``di[0]`` the number of axes, ``di[1:4]`` rel.
+Record (``RECORD``, declared below): floats ``axes`` (axis i at 3i, unit,
+in the frame ``rel`` names) and three limot blocks ``limot_blocks``; ints
+``axis_count`` and ``axis_frame`` (rel of axis i at i).
 """
 
 from __future__ import annotations
@@ -24,13 +25,18 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_R
-from engine.ode.joints.limot import LM_FMAX, add_limot
+from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
 
-AXES = 0
-LIMOTS = (9, 21, 33)
-I_NUM, I_REL = 0, 1
+#: the linear motor's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("LMotor")
+AXES = RECORD.floats("axes", 9)              # axis i at 3i, unit, in the frame I_AXIS_FRAME names
+LIMOT_BLOCKS = RECORD.block("limot_blocks", LIMOT_BLOCK, 3)  # parameter groups 1, 2, 3
+LIMOTS = tuple(LIMOT_BLOCKS + i * LM_SIZE for i in range(3))
+I_AXIS_COUNT = RECORD.ints("axis_count")     # number of axes in use
+I_AXIS_FRAME = RECORD.ints("axis_frame", 3)  # rel of axis i: 0 world, 1 body 0, 2 body 1
 
 
 class LMotorJoint(Joint):
@@ -45,7 +51,7 @@ def global_axis(d, di, i, b0, b1, B) -> np.ndarray:
     """Axis i in world coordinates, (3,). A body-1 axis with no body 1 reads
     as zero (ODE leaves it undefined)."""
     a = d[AXES + 3 * i:AXES + 3 * i + 3]
-    rel = di[I_REL + i]
+    rel = di[I_AXIS_FRAME + i]
     if rel == 1:
         return mat_vec(B[B_R][b0], a)
     if rel == 2:
@@ -59,7 +65,7 @@ def global_axis(d, di, i, b0, b1, B) -> np.ndarray:
 def info1(d, di, jf, b0, b1, B, wp):
     """One bounded row per axis in use with FMax > 0."""
     m = 0
-    for i in range(di[I_NUM]):
+    for i in range(di[I_AXIS_COUNT]):
         if d[LIMOTS[i] + LM_FMAX] > 0:
             m += 1
     return m, 0
@@ -69,7 +75,7 @@ def info1(d, di, jf, b0, b1, B, wp):
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     """The motor rows of the axes in use, in axis order (m/s, N)."""
     k = r
-    for i in range(di[I_NUM]):
+    for i in range(di[I_AXIS_COUNT]):
         ax = global_axis(d, di, i, b0, b1, B)
         k += add_limot(d, LIMOTS[i], b0, b1, B, wp, rows, k, ax, False)
 
@@ -98,11 +104,11 @@ def dJointSetLMotorNumAxes(j, num: int) -> None:
     n = checks.integer(num, fn, "num")
     if not 0 <= n <= 3:
         raise ODEError(fn, "num", f"must be 0..3, got {n}")
-    joint.di[I_NUM] = n
+    joint.di[I_AXIS_COUNT] = n
 
 
 def dJointGetLMotorNumAxes(j) -> int:
-    return int(_lmotor(j, "dJointGetLMotorNumAxes").di[I_NUM])
+    return int(_lmotor(j, "dJointGetLMotorNumAxes").di[I_AXIS_COUNT])
 
 
 def dJointSetLMotorAxis(j, anum: int, rel: int, x: float, y: float, z: float) -> None:
@@ -124,7 +130,7 @@ def dJointSetLMotorAxis(j, anum: int, rel: int, x: float, y: float, z: float) ->
             raise ODEError(fn, "rel", "a body-relative axis needs the joint attached to a body")
         v = matmul(joint.world.bodies.R[b].T, v)
     u = unit(v, fn)
-    joint.di[I_REL + a] = mode
+    joint.di[I_AXIS_FRAME + a] = mode
     joint.d[AXES + 3 * a:AXES + 3 * a + 3] = u
 
 

@@ -1,5 +1,5 @@
 """Null joint: connects bodies (for islands and dAreConnected) but adds no
-constraint rows. It has no record and no parameters."""
+constraint rows. It has no parameters: its declared record is empty."""
 
 from __future__ import annotations
 
@@ -7,6 +7,10 @@ from numba import njit
 
 from engine.ode.constants import dJointTypeNull
 from engine.ode.joints.base import Joint, create_joint
+from engine.ode.joints.record import JointRecord
+
+#: the null joint's record: no fields
+RECORD = JointRecord("Null")
 
 
 class NullJoint(Joint):

@@ -8,10 +8,10 @@ the two bodies aligned; two linear rows normal to the axis keep body 2's
 anchor on the line of body 1's anchor along the axis; then the prismatic
 limit/motor row and the rotoide one.
 
-Record: ``anchor1`` 0:3 (body-0 frame, m), ``anchor2`` 3:6 (body-1 frame or
-world), ``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame or
-world), ``qrel`` 12:16 (relative rotation at angle 0), prismatic limot
-16:28, rotoide limot 28:40.
+Record (``RECORD``, declared below): ``anchor1`` (body-0 frame, m),
+``anchor2`` (body-1 frame or world), ``axis1`` (body-0 frame), ``axis2``
+(body-1 frame or world), ``rel_rotation`` (relative rotation at angle 0),
+``prismatic_limot``, ``rotoide_limot``.
 
 As in ODE, a joint attached as (NULL, body) measures the body-to-anchor
 vector of its linear rows with the opposite sign; that is exact only when
@@ -38,47 +38,65 @@ from engine.ode.joints.anchors import (
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
-A1, A2, AX1, AX2, QREL, LIMP, LIMR = 0, 3, 6, 9, 12, 16, 28
+#: the piston's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Piston")
+ANCHOR1 = RECORD.floats("anchor1", 3)            # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)            # body-1 frame, or world (m)
+AXIS1 = RECORD.floats("axis1", 3)                # body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)                # body-1 frame, or world
+REL_ROTATION = RECORD.floats("rel_rotation", 4)  # body 0 -> body 1 at angle 0, w first
+PRISMATIC_LIMOT = RECORD.block("prismatic_limot", LIMOT_BLOCK)  # dParamX (m)
+ROTOIDE_LIMOT = RECORD.block("rotoide_limot", LIMOT_BLOCK)      # dParamX2 (rad)
 
 
 class PistonJoint(Joint):
     TYPE = dJointTypePiston
     NAME = "Piston"
-    LIMOTS = (LIMP, LIMR)
+    LIMOTS = (PRISMATIC_LIMOT, ROTOIDE_LIMOT)
     __slots__ = ()
 
     def init_record(self) -> None:
         super().init_record()
-        self.d[AX1] = 1.0
-        self.d[AX2] = 1.0
+        self.d[AXIS1] = 1.0
+        self.d[AXIS2] = 1.0
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), A1, A2)
-        set_axes(self, get_axis1(self, AX1), AX1, AX2, "dJointAttach")
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
+        set_axes(self, get_axis1(self, AXIS1), AXIS1, AXIS2, "dJointAttach")
         self.compute_qrel()
 
     def compute_qrel(self) -> None:
         b0, b1 = self.body_rows()
         if b0 >= 0:
-            self.d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(self.world), b0, b1)
+            self.d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(
+                body_arrays(self.world), b0, b1)
 
     def anchor(self) -> np.ndarray:
-        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+        return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
-        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+        return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
     def set_anchor_shifted(self, p: np.ndarray, shift: np.ndarray) -> None:
         """Set the anchor at world point p as if body 1 stood at its position + shift."""
         b0 = self.body_rows()[0]
-        set_anchors(self, p, A1, A2)
+        set_anchors(self, p, ANCHOR1, ANCHOR2)
         if b0 >= 0:
             s = self.world.bodies
-            self.d[A1:A1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
+            self.d[ANCHOR1:ANCHOR1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
         self.compute_qrel()
 
 
@@ -87,14 +105,14 @@ class PistonJoint(Joint):
 def position(d, jf, b0, b1, B) -> float:
     """Prismatic position (m): axis · (anchor on body 1 - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, A1, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, ANCHOR1, b0, B) + B[B_POS][b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
     else:
-        q -= d[A2:A2 + 3]
+        q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AX1, b0, B), q)
+    return dot3(world_axis1(d, AXIS1, b0, B), q)
 
 
 @njit(cache=True, nogil=True)
@@ -110,16 +128,17 @@ def _test(d, off, value) -> None:
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
     m = 4
-    _test(d, LIMP, position(d, jf, b0, b1, B))
-    if d[LIMP + LM_LIMIT] != 0 or d[LIMP + LM_FMAX] > 0:
+    _test(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+    if d[PRISMATIC_LIMOT + LM_LIMIT] != 0 or d[PRISMATIC_LIMOT + LM_FMAX] > 0:
         m += 1
     # the angle is only computed when the rotoide axis has a finite stop
-    lo = d[LIMR + LM_LO]
-    hi = d[LIMR + LM_HI]
-    d[LIMR + LM_LIMIT] = 0.0
+    lo = d[ROTOIDE_LIMOT + LM_LO]
+    hi = d[ROTOIDE_LIMOT + LM_HI]
+    d[ROTOIDE_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, LIMR, hinge_angle(B, b0, b1, d[AX1:AX1 + 3], d[QREL:QREL + 4]))
-    if d[LIMR + LM_LIMIT] != 0 or d[LIMR + LM_FMAX] > 0:
+        test_limit(d, ROTOIDE_LIMOT, hinge_angle(B, b0, b1, d[AXIS1:AXIS1 + 3],
+                                                 d[REL_ROTATION:REL_ROTATION + 4]))
+    if d[ROTOIDE_LIMOT + LM_LIMIT] != 0 or d[ROTOIDE_LIMOT + LM_FMAX] > 0:
         m += 1
     return m, 4
 
@@ -130,17 +149,17 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     J = rows[ROW_J]
     c = rows[ROW_C]
     pos0 = B[B_POS][b0]
-    ax1 = world_axis1(d, AX1, b0, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
     # dist: from body 1's centre to body 2's anchor (sign flipped for a
     # reversed one-body joint, as ODE does); lanchor2: that anchor from body 2
     lanchor2 = np.zeros(3)
     if b1 >= 0:
-        lanchor2 = mat_vec(B[B_R][b1], d[A2:A2 + 3])
+        lanchor2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
         dist = lanchor2 + B[B_POS][b1] - pos0
     elif (jf & JF_REVERSE) != 0:
-        dist = pos0 - d[A2:A2 + 3]
+        dist = pos0 - d[ANCHOR2:ANCHOR2 + 3]
     else:
-        dist = d[A2:A2 + 3] - pos0
+        dist = d[ANCHOR2:ANCHOR2 + 3] - pos0
     p, q = plane_space(ax1)
     # rows 0-1: equal angular velocities about p and q; the axes'
     # misalignment ax1 x ax2 (≈ the rotation needed) corrected by erp
@@ -149,7 +168,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 >= 0:
         J[r, 9:12] = -p
         J[r + 1, 9:12] = -q
-    b = cross3(ax1, world_axis2(d, AX2, b1, B))
+    b = cross3(ax1, world_axis2(d, AXIS2, b1, B))
     c[r] = k * dot3(p, b)
     c[r + 1] = k * dot3(q, b)
     # rows 2-3: u·(v0 + w0 x dist) = u·(v1 + w1 x lanchor2) for u = p, q;
@@ -164,13 +183,13 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 3, 6:9] = -q
         J[r + 3, 9:12] = cross3(q, lanchor2)
     # positional error: body 2's anchor off body 1's sliding line
-    err = dist - world_axis1(d, A1, b0, B)
+    err = dist - world_axis1(d, ANCHOR1, b0, B)
     c[r + 2] = k * dot3(p, err)
     c[r + 3] = k * dot3(q, err)
     axp = -ax1 if b1 < 0 and (jf & JF_REVERSE) != 0 else ax1
     n = r + 4
-    n += add_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, False)
-    add_limot(d, LIMR, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, False)
+    add_limot(d, ROTOIDE_LIMOT, b0, b1, B, wp, rows, n, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API
@@ -205,7 +224,7 @@ def dJointSetPistonAxis(j, x: float, y: float, z: float) -> None:
     """Set the axis (world direction); the current pose becomes angle 0."""
     fn = "dJointSetPistonAxis"
     joint = _piston(j, fn)
-    set_axes(joint, checks.xyz(x, y, z, fn), AX1, AX2, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), AXIS1, AXIS2, fn)
     joint.compute_qrel()
 
 
@@ -217,14 +236,14 @@ def dJointSetPistonAxisDelta(j, x: float, y: float, z: float, dx: float, dy: flo
     joint = _piston(j, fn)
     axis = checks.xyz(x, y, z, fn)
     delta = checks.xyz(dx, dy, dz, fn, "dx, dy, dz")
-    set_axes(joint, axis, AX1, AX2, fn)
+    set_axes(joint, axis, AXIS1, AXIS2, fn)
     joint.compute_qrel()
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return
     s = joint.world.bodies
     off = s.pos[b0] - s.pos[b1] - delta if b1 >= 0 else s.pos[b0] - delta
-    joint.d[A1:A1 + 3] = matmul(s.R[b0].T, off)
+    joint.d[ANCHOR1:ANCHOR1 + 3] = matmul(s.R[b0].T, off)
 
 
 def dJointGetPistonAnchor(j) -> np.ndarray:
@@ -239,7 +258,7 @@ def dJointGetPistonAnchor2(j) -> np.ndarray:
 
 def dJointGetPistonAxis(j) -> np.ndarray:
     """The axis in world coordinates (3,)."""
-    return get_axis1(_piston(j, "dJointGetPistonAxis"), AX1)
+    return get_axis1(_piston(j, "dJointGetPistonAxis"), AXIS1)
 
 
 def dJointSetPistonParam(j, parameter: int, value: float) -> None:
@@ -267,7 +286,7 @@ def dJointGetPistonPositionRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    ax = get_axis1(joint, AX1)
+    ax = get_axis1(joint, AXIS1)
     rate = float(matmul(ax, s.lvel[b0]))
     if b1 >= 0:
         return rate - float(matmul(ax, s.lvel[b1]))
@@ -281,7 +300,8 @@ def dJointGetPistonAngle(j) -> float:
     if b0 < 0:
         return 0.0
     d = joint.d
-    a = float(hinge_angle(body_arrays(joint.world), b0, b1, d[AX1:AX1 + 3], d[QREL:QREL + 4]))
+    a = float(hinge_angle(body_arrays(joint.world), b0, b1, d[AXIS1:AXIS1 + 3],
+                          d[REL_ROTATION:REL_ROTATION + 4]))
     return -a if joint.reversed else a
 
 
@@ -292,7 +312,7 @@ def dJointGetPistonAngleRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    axis = get_axis1(joint, AX1)
+    axis = get_axis1(joint, AXIS1)
     rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
         rate -= float(matmul(axis, s.avel[b1]))
@@ -316,9 +336,9 @@ def dJointAddPistonForce(j, force: float) -> None:
     if joint.reversed:
         f = -f
     s = joint.world.bodies
-    F = get_axis1(joint, AX1) * f
+    F = get_axis1(joint, AXIS1) * f
     s.facc[b0] += F
     if b1 >= 0:
         s.facc[b1] -= F
-        s.tacc[b0] += np.cross(matmul(s.R[b0], joint.d[A1:A1 + 3]), F)
-        s.tacc[b1] += np.cross(matmul(s.R[b1], joint.d[A2:A2 + 3]), -F)
+        s.tacc[b0] += np.cross(matmul(s.R[b0], joint.d[ANCHOR1:ANCHOR1 + 3]), F)
+        s.tacc[b1] += np.cross(matmul(s.R[b1], joint.d[ANCHOR2:ANCHOR2 + 3]), -F)

@@ -7,7 +7,8 @@ motor (``dJointSetPlane2DXParam``/``YParam``/``AngleParam``) that adds a row
 when its FMax > 0. As in ODE 0.16.2 these limots are motors only: their
 stops are stored but never tested.
 
-Record (float ``d``): limot x 0:12, limot y 12:24, limot angle 24:36.
+Record (``RECORD``, declared below; float ``d``): the limot blocks
+``limot_x``, ``limot_y`` and ``limot_angle``.
 """
 
 from __future__ import annotations
@@ -21,15 +22,20 @@ from engine.ode.constants import dParamsInGroup as _N_PARAMS  # dParamLoStop .. 
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.layout import B_POS, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, add_limot, limot_set
+from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, add_limot, limot_set
+from engine.ode.joints.record import JointRecord
 
-LIMOT_X, LIMOT_Y, LIMOT_A = 0, 12, 24
+#: the plane-2D joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Plane2D")
+LIMOT_X = RECORD.block("limot_x", LIMOT_BLOCK)          # motor along x (m)
+LIMOT_Y = RECORD.block("limot_y", LIMOT_BLOCK)          # motor along y (m)
+LIMOT_ANGLE = RECORD.block("limot_angle", LIMOT_BLOCK)  # motor about z (rad)
 
 
 class Plane2DJoint(Joint):
     TYPE = dJointTypePlane2D
     NAME = "Plane2D"
-    LIMOTS = (LIMOT_X, LIMOT_Y, LIMOT_A)
+    LIMOTS = (LIMOT_X, LIMOT_Y, LIMOT_ANGLE)
     __slots__ = ()
 
     def set_motor_param(self, function: str, off: int, parameter: int, value: float) -> None:
@@ -45,7 +51,7 @@ class Plane2DJoint(Joint):
 def info1(d, di, jf, b0, b1, B, wp):
     """3 rows (v_z, w_x, w_y) plus one per motor with FMax > 0."""
     m = 3
-    for off in (LIMOT_X, LIMOT_Y, LIMOT_A):
+    for off in (LIMOT_X, LIMOT_Y, LIMOT_ANGLE):
         if d[off + LM_FMAX] > 0:
             m += 1
     return m, 3
@@ -68,8 +74,8 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         k += add_limot(d, LIMOT_X, b0, b1, B, wp, rows, k, ex, False)
     if d[LIMOT_Y + LM_FMAX] > 0:
         k += add_limot(d, LIMOT_Y, b0, b1, B, wp, rows, k, ey, False)
-    if d[LIMOT_A + LM_FMAX] > 0:
-        add_limot(d, LIMOT_A, b0, b1, B, wp, rows, k, ez, True)
+    if d[LIMOT_ANGLE + LM_FMAX] > 0:
+        add_limot(d, LIMOT_ANGLE, b0, b1, B, wp, rows, k, ez, True)
 
 
 # ----------------------------------------------------------------------------- API
@@ -94,4 +100,4 @@ def dJointSetPlane2DYParam(j, parameter: int, value: float) -> None:
 
 def dJointSetPlane2DAngleParam(j, parameter: int, value: float) -> None:
     """Set a parameter (dParamVel in rad/s, dParamFMax in N·m...) of the motor about z."""
-    _set(j, "dJointSetPlane2DAngleParam", LIMOT_A, parameter, value)
+    _set(j, "dJointSetPlane2DAngleParam", LIMOT_ANGLE, parameter, value)

@@ -9,11 +9,11 @@ R x P keep the rotoide axes of the two bodies aligned; two linear rows along
 R and R x P keep the anchor on the line through body 1's centre along P;
 then the prismatic limit/motor row and the rotoide one.
 
-Record: ``offset`` 0:3 (anchor relative to body 1, body-0 frame, m),
-``anchor2`` 3:6 (body-1 frame, or world with no body 2), ``axisR1`` 6:9
-(body-0 frame), ``axisR2`` 9:12 (body-1 frame or world), ``axisP1`` 12:15
-(body-0 frame), ``qrel`` 15:19 (relative rotation at angle 0), prismatic
-limot 19:31, rotoide limot 31:43.
+Record (``RECORD``, declared below): ``offset`` (anchor relative to body 1,
+body-0 frame, m), ``anchor2`` (body-1 frame, or world with no body 2),
+``rotoide_axis1`` (body-0 frame), ``rotoide_axis2`` (body-1 frame or world),
+``prismatic_axis1`` (body-0 frame), ``rel_rotation`` (relative rotation at
+angle 0), ``prismatic_limot``, ``rotoide_limot``.
 
 ODE quirk kept: with one body attached as (NULL, body), the linear rows use
 the body-to-anchor vector with the opposite sign; that is exact only while
@@ -35,44 +35,63 @@ from engine.ode.joints.anchors import body_arrays, get_axis1, set_anchors, set_a
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
 
-OFFSET, A2, AXR1, AXR2, AXP1, QREL, LIMP, LIMR = 0, 3, 6, 9, 12, 15, 19, 31
+#: the PR joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("PR")
+OFFSET = RECORD.floats("offset", 3)                    # anchor from body 1, body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)                  # body-1 frame, or world (m)
+ROTOIDE_AXIS1 = RECORD.floats("rotoide_axis1", 3)      # body-0 frame
+ROTOIDE_AXIS2 = RECORD.floats("rotoide_axis2", 3)      # body-1 frame, or world
+PRISMATIC_AXIS1 = RECORD.floats("prismatic_axis1", 3)  # body-0 frame
+REL_ROTATION = RECORD.floats("rel_rotation", 4)        # body 0 -> body 1 at angle 0, w first
+PRISMATIC_LIMOT = RECORD.block("prismatic_limot", LIMOT_BLOCK)  # dParamX (m)
+ROTOIDE_LIMOT = RECORD.block("rotoide_limot", LIMOT_BLOCK)      # dParamX2 (rad)
 
 
 class PRJoint(Joint):
     TYPE = dJointTypePR
     NAME = "PR"
-    LIMOTS = (LIMP, LIMR)
+    LIMOTS = (PRISMATIC_LIMOT, ROTOIDE_LIMOT)
     __slots__ = ()
 
     def init_record(self) -> None:
         super().init_record()
         d = self.d
-        d[AXR1] = 1.0
-        d[AXR2] = 1.0
-        d[AXP1 + 1] = 1.0
+        d[ROTOIDE_AXIS1] = 1.0
+        d[ROTOIDE_AXIS2] = 1.0
+        d[PRISMATIC_AXIS1 + 1] = 1.0
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), OFFSET, A2)
-        set_axes(self, get_axis1(self, AXP1), AXP1, None, "dJointAttach")
-        set_axes(self, get_axis1(self, AXR1), AXR1, AXR2, "dJointAttach")
+        set_anchors(self, self.anchor(), OFFSET, ANCHOR2)
+        set_axes(self, get_axis1(self, PRISMATIC_AXIS1), PRISMATIC_AXIS1, None, "dJointAttach")
+        set_axes(self, get_axis1(self, ROTOIDE_AXIS1), ROTOIDE_AXIS1, ROTOIDE_AXIS2, "dJointAttach")
         self.compute_qrel()
 
     def compute_qrel(self) -> None:
         b0, b1 = self.body_rows()
         if b0 >= 0:
-            self.d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(self.world), b0, b1)
+            self.d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(
+                body_arrays(self.world), b0, b1)
 
     def anchor(self) -> np.ndarray:
         """The anchor on body 2 in world coordinates (3,), m."""
         b1 = self.body_rows()[1]
         if b1 < 0:
-            return self.d[A2:A2 + 3].copy()
+            return self.d[ANCHOR2:ANCHOR2 + 3].copy()
         s = self.world.bodies
-        return matmul(s.R[b1], self.d[A2:A2 + 3]) + s.pos[b1]
+        return matmul(s.R[b1], self.d[ANCHOR2:ANCHOR2 + 3]) + s.pos[b1]
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -82,30 +101,31 @@ def position(d, jf, b0, b1, B) -> float:
     sign-corrected for a reversed one-body joint."""
     q = world_axis1(d, OFFSET, b0, B) + B[B_POS][b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
     else:
-        q -= d[A2:A2 + 3]
+        q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AXP1, b0, B), q)
+    return dot3(world_axis1(d, PRISMATIC_AXIS1, b0, B), q)
 
 
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
     m = 4
-    lo = d[LIMP + LM_LO]
-    hi = d[LIMP + LM_HI]
-    d[LIMP + LM_LIMIT] = 0.0
+    lo = d[PRISMATIC_LIMOT + LM_LO]
+    hi = d[PRISMATIC_LIMOT + LM_HI]
+    d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, LIMP, position(d, jf, b0, b1, B))
-    if d[LIMP + LM_LIMIT] != 0 or d[LIMP + LM_FMAX] > 0:
+        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+    if d[PRISMATIC_LIMOT + LM_LIMIT] != 0 or d[PRISMATIC_LIMOT + LM_FMAX] > 0:
         m += 1
-    lo = d[LIMR + LM_LO]
-    hi = d[LIMR + LM_HI]
-    d[LIMR + LM_LIMIT] = 0.0
+    lo = d[ROTOIDE_LIMOT + LM_LO]
+    hi = d[ROTOIDE_LIMOT + LM_HI]
+    d[ROTOIDE_LIMOT + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, LIMR, hinge_angle(B, b0, b1, d[AXR1:AXR1 + 3], d[QREL:QREL + 4]))
-    if d[LIMR + LM_LIMIT] != 0 or d[LIMR + LM_FMAX] > 0:
+        test_limit(d, ROTOIDE_LIMOT, hinge_angle(B, b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
+                                                 d[REL_ROTATION:REL_ROTATION + 4]))
+    if d[ROTOIDE_LIMOT + LM_LIMIT] != 0 or d[ROTOIDE_LIMOT + LM_FMAX] > 0:
         m += 1
     return m, 4
 
@@ -114,19 +134,19 @@ def info1(d, di, jf, b0, b1, B, wp):
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     k = wp[WP_FPS] * wp[WP_ERP]
     pos0 = B[B_POS][b0]
-    axp = world_axis1(d, AXP1, b0, B)
-    ax1 = world_axis1(d, AXR1, b0, B)
-    ax2 = world_axis2(d, AXR2, b1, B)
+    axp = world_axis1(d, PRISMATIC_AXIS1, b0, B)
+    ax1 = world_axis1(d, ROTOIDE_AXIS1, b0, B)
+    ax2 = world_axis2(d, ROTOIDE_AXIS2, b1, B)
     # dist: from body 1's centre to the anchor on body 2 (sign flipped for a
     # reversed one-body joint, as ODE does)
     wanchor2 = np.zeros(3)
     if b1 >= 0:
-        wanchor2 = mat_vec(B[B_R][b1], d[A2:A2 + 3])
+        wanchor2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
         dist = wanchor2 + B[B_POS][b1] - pos0
     elif (jf & JF_REVERSE) != 0:
-        dist = pos0 - d[A2:A2 + 3]
+        dist = pos0 - d[ANCHOR2:ANCHOR2 + 3]
     else:
-        dist = d[A2:A2 + 3] - pos0
+        dist = d[ANCHOR2:ANCHOR2 + 3] - pos0
     q = cross3(ax1, axp)
     J = rows[ROW_J]
     c = rows[ROW_C]
@@ -159,8 +179,8 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 < 0 and (jf & JF_REVERSE) != 0:
         axp = -axp
     n = r + 4
-    n += add_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, False)
-    add_limot(d, LIMR, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, False)
+    add_limot(d, ROTOIDE_LIMOT, b0, b1, B, wp, rows, n, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API
@@ -176,14 +196,14 @@ def dJointCreatePR(w, group=None) -> PRJoint:
 def dJointSetPRAnchor(j, x: float, y: float, z: float) -> None:
     """Set the rotoide articulation point (world, m); position 0 is here."""
     joint = _pr(j, "dJointSetPRAnchor")
-    set_anchors(joint, checks.xyz(x, y, z, "dJointSetPRAnchor"), OFFSET, A2)
+    set_anchors(joint, checks.xyz(x, y, z, "dJointSetPRAnchor"), OFFSET, ANCHOR2)
 
 
 def dJointSetPRAxis1(j, x: float, y: float, z: float) -> None:
     """Set the prismatic axis (world direction); the pose becomes angle 0."""
     fn = "dJointSetPRAxis1"
     joint = _pr(j, fn)
-    set_axes(joint, checks.xyz(x, y, z, fn), AXP1, None, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), PRISMATIC_AXIS1, None, fn)
     joint.compute_qrel()
 
 
@@ -191,7 +211,7 @@ def dJointSetPRAxis2(j, x: float, y: float, z: float) -> None:
     """Set the rotoide axis (world direction); the pose becomes angle 0."""
     fn = "dJointSetPRAxis2"
     joint = _pr(j, fn)
-    set_axes(joint, checks.xyz(x, y, z, fn), AXR1, AXR2, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), ROTOIDE_AXIS1, ROTOIDE_AXIS2, fn)
     joint.compute_qrel()
 
 
@@ -202,12 +222,12 @@ def dJointGetPRAnchor(j) -> np.ndarray:
 
 def dJointGetPRAxis1(j) -> np.ndarray:
     """The prismatic axis in world coordinates (3,)."""
-    return get_axis1(_pr(j, "dJointGetPRAxis1"), AXP1)
+    return get_axis1(_pr(j, "dJointGetPRAxis1"), PRISMATIC_AXIS1)
 
 
 def dJointGetPRAxis2(j) -> np.ndarray:
     """The rotoide axis in world coordinates (3,)."""
-    return get_axis1(_pr(j, "dJointGetPRAxis2"), AXR1)
+    return get_axis1(_pr(j, "dJointGetPRAxis2"), ROTOIDE_AXIS1)
 
 
 def dJointSetPRParam(j, parameter: int, value: float) -> None:
@@ -235,10 +255,10 @@ def dJointGetPRPositionRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    axp = get_axis1(joint, AXP1)
+    axp = get_axis1(joint, PRISMATIC_AXIS1)
     rate = float(matmul(axp, s.lvel[b0]))
     if b1 >= 0:
-        arm = matmul(s.R[b1], joint.d[A2:A2 + 3])
+        arm = matmul(s.R[b1], joint.d[ANCHOR2:ANCHOR2 + 3])
         rate -= float(matmul(axp, s.lvel[b1] + np.cross(s.avel[b1], arm)))
         return rate
     return -rate if joint.reversed else rate
@@ -251,8 +271,8 @@ def dJointGetPRAngle(j) -> float:
     if b0 < 0:
         return 0.0
     d = joint.d
-    a = float(hinge_angle(body_arrays(joint.world), b0, b1, d[AXR1:AXR1 + 3],
-                          d[QREL:QREL + 4]))
+    a = float(hinge_angle(body_arrays(joint.world), b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
+                          d[REL_ROTATION:REL_ROTATION + 4]))
     return -a if joint.reversed else a
 
 
@@ -263,7 +283,7 @@ def dJointGetPRAngleRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    axis = get_axis1(joint, AXR1)
+    axis = get_axis1(joint, ROTOIDE_AXIS1)
     rate = float(matmul(axis, s.avel[b0]))
     if b1 >= 0:
         rate -= float(matmul(axis, s.avel[b1]))
@@ -280,7 +300,7 @@ def dJointAddPRTorque(j, torque: float) -> None:
         return
     if joint.reversed:
         t = -t
-    axis = get_axis1(joint, AXR1) * t
+    axis = get_axis1(joint, ROTOIDE_AXIS1) * t
     s = joint.world.bodies
     s.tacc[b0] += axis
     if b1 >= 0:

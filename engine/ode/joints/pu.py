@@ -8,11 +8,12 @@ axis 2; two linear rows, along the normals of P, keeping body 2's anchor on
 body 1's sliding line; then the limit/motor rows of axis 1, axis 2 (angular)
 and P (linear, acting at the two anchor points).
 
-Record: ``anchor1`` 0:3 (body-0 frame, m), ``anchor2`` 3:6 (body-1 frame or
-world), ``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame or
-world), ``qrel1`` 12:16 and ``qrel2`` 16:20 (rest rotations of each body
-relative to the cross), ``axisP`` 20:23 (body-0 frame), limots of axis 1
-23:35, axis 2 35:47, P 47:59.
+Record (``RECORD``, declared below): ``anchor1`` (body-0 frame, m),
+``anchor2`` (body-1 frame or world), ``axis1`` (body-0 frame), ``axis2``
+(body-1 frame or world), ``cross_rotation1`` and ``cross_rotation2`` (rest
+rotations of each body relative to the cross), ``prismatic_axis`` (body-0
+frame), the limot blocks ``limot1`` (axis 1), ``limot2`` (axis 2) and
+``prismatic_limot`` (P).
 
 As in ODE, a joint attached as (NULL, body) swaps the roles of axes 1 and 2
 (the user's axis 1 is stored in the axis-2 slot), and its prismatic row uses
@@ -32,36 +33,55 @@ from engine.ode.joints.anchors import body_arrays, get_axis1, get_axis2, set_anc
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axis2
 from engine.ode.joints.layout import B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
 from engine.ode.joints.limot2 import add_two_point_limot
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, cross3, dot3, mat_vec, plane_space, qmul0, qmul1, qmul2
 
-A1, A2, AX1, AX2, QREL1, QREL2, AXP = 0, 3, 6, 9, 12, 16, 20
-LIM1, LIM2, LIMP = 23, 35, 47
+#: the PU joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("PU")
+ANCHOR1 = RECORD.floats("anchor1", 3)                  # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)                  # body-1 frame, or world (m)
+AXIS1 = RECORD.floats("axis1", 3)                      # body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)                      # body-1 frame, or world
+CROSS_ROTATION1 = RECORD.floats("cross_rotation1", 4)  # rest rotation of body 0 to the cross
+CROSS_ROTATION2 = RECORD.floats("cross_rotation2", 4)  # rest rotation of body 1 to the cross
+PRISMATIC_AXIS = RECORD.floats("prismatic_axis", 3)    # body-0 frame
+LIMOT1 = RECORD.block("limot1", LIMOT_BLOCK)           # axis 1 (dParamX, rad)
+LIMOT2 = RECORD.block("limot2", LIMOT_BLOCK)           # axis 2 (dParamX2, rad)
+PRISMATIC_LIMOT = RECORD.block("prismatic_limot", LIMOT_BLOCK)  # axis P (dParamX3, m)
 
 
 class PUJoint(Joint):
     TYPE = dJointTypePU
     NAME = "PU"
-    LIMOTS = (LIM1, LIM2, LIMP)
+    LIMOTS = (LIMOT1, LIMOT2, PRISMATIC_LIMOT)
     __slots__ = ()
 
     def init_record(self) -> None:
         super().init_record()
         d = self.d
-        d[AX1 + 1] = 1.0
-        d[AX2 + 2] = 1.0
-        d[AXP] = 1.0
+        d[AXIS1 + 1] = 1.0
+        d[AXIS2 + 2] = 1.0
+        d[PRISMATIC_AXIS] = 1.0
 
     def set_relative_values(self) -> None:
         ax1, ax2, ax3 = self.axis(1), self.axis(2), self.axis(3)
-        set_anchors(self, self.anchor(), A1, A2)
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
         if self.reversed:
             ax1, ax2 = ax2, ax1
-        set_axes(self, ax1, AX1, None, "dJointAttach")
-        set_axes(self, ax2, None, AX2, "dJointAttach")
-        set_axes(self, ax3, AXP, None, "dJointAttach")
+        set_axes(self, ax1, AXIS1, None, "dJointAttach")
+        set_axes(self, ax2, None, AXIS2, "dJointAttach")
+        set_axes(self, ax3, PRISMATIC_AXIS, None, "dJointAttach")
         self.compute_qrels()
 
     def compute_qrels(self) -> None:
@@ -73,36 +93,36 @@ class PUJoint(Joint):
         """The anchor on body 2 (or the world point) in world coordinates (3,)."""
         b1 = self.body_rows()[1]
         if b1 < 0:
-            return self.d[A2:A2 + 3].copy()
+            return self.d[ANCHOR2:ANCHOR2 + 3].copy()
         s = self.world.bodies
-        return matmul(s.R[b1], self.d[A2:A2 + 3]) + s.pos[b1]
+        return matmul(s.R[b1], self.d[ANCHOR2:ANCHOR2 + 3]) + s.pos[b1]
 
     def axis(self, n: int) -> np.ndarray:
         """User axis ``n`` (1, 2 or 3 = P) in world coordinates (3,)."""
         if n == 3:
-            return get_axis1(self, AXP)
+            return get_axis1(self, PRISMATIC_AXIS)
         if (n == 1) != self.reversed:
-            return get_axis1(self, AX1)
+            return get_axis1(self, AXIS1)
         if self.body_rows()[0] < 0:
             return np.zeros(3)
-        return get_axis2(self, AX2)
+        return get_axis2(self, AXIS2)
 
     def set_axis(self, n: int, v: np.ndarray, function: str) -> None:
         if n == 3:
-            set_axes(self, v, AXP, None, function)
+            set_axes(self, v, PRISMATIC_AXIS, None, function)
         elif (n == 1) != self.reversed:
-            set_axes(self, v, AX1, None, function)
+            set_axes(self, v, AXIS1, None, function)
         else:
-            set_axes(self, v, None, AX2, function)
+            set_axes(self, v, None, AXIS2, function)
         self.compute_qrels()
 
     def set_anchor_shifted(self, p: np.ndarray, shift: np.ndarray) -> None:
         """Set the anchor at world point p as if body 1 stood at its position + shift."""
         b0 = self.body_rows()[0]
-        set_anchors(self, p, A1, A2)
+        set_anchors(self, p, ANCHOR1, ANCHOR2)
         if b0 >= 0:
             s = self.world.bodies
-            self.d[A1:A1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
+            self.d[ANCHOR1:ANCHOR1 + 3] = matmul(s.R[b0].T, p - (s.pos[b0] + shift))
         self.compute_qrels()
 
 
@@ -125,21 +145,21 @@ def _q_from_2_axes(a, b) -> np.ndarray:
 @njit(cache=True, nogil=True)
 def rest_rotations(d, b0, b1, B) -> None:
     """Record qrel1, qrel2: each body's rotation relative to the cross now."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
-    d[QREL1:QREL1 + 4] = qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2))
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
+    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2))
     qc = _q_from_2_axes(ax2, ax1)
-    d[QREL2:QREL2 + 4] = qmul1(B[B_Q][b1], qc) if b1 >= 0 else qc
+    d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(B[B_Q][b1], qc) if b1 >= 0 else qc
 
 
 @njit(cache=True, nogil=True)
 def _angle2_of(d, b1, B, qc) -> float:
     """Angle about axis 2 (rad) from the cross's rotation ``qc`` as seen by body 2."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b1], qc), d[QREL2:QREL2 + 4])
+        qrel = qmul2(qmul1(B[B_Q][b1], qc), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     else:
-        qrel = qmul2(qc, d[QREL2:QREL2 + 4])
-    return -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
+        qrel = qmul2(qc, d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
+    return -angle_from_rel_quat(qrel, d[AXIS2:AXIS2 + 3])
 
 
 @njit(cache=True, nogil=True)
@@ -153,11 +173,11 @@ def angles(d, b0, b1, B) -> tuple:
     axes (exactly the frame built the other way round when both are unit
     vectors; axis 2 of a one-body joint is kept as given, not normalized).
     """
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     qc = _q_from_2_axes(ax1, ax2)
-    qrel = qmul2(qmul1(B[B_Q][b0], qc), d[QREL1:QREL1 + 4])
-    a1 = angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
+    qrel = qmul2(qmul1(B[B_Q][b0], qc), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
+    a1 = angle_from_rel_quat(qrel, d[AXIS1:AXIS1 + 3])
     half = np.zeros(4)
     half[1:4] = ax1 + ax2
     half[1:4] /= math.sqrt(dot3(half[1:4], half[1:4]))
@@ -168,8 +188,8 @@ def angles(d, b0, b1, B) -> tuple:
 def angle2(d, b0, b1, B) -> float:
     """Angle about axis 2 alone (rad), ODE's getAngle2: the cross's frame
     built from axis 2 then axis 1."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     return _angle2_of(d, b1, B, _q_from_2_axes(ax2, ax1))
 
 
@@ -177,14 +197,14 @@ def angle2(d, b0, b1, B) -> float:
 def position(d, jf, b0, b1, B) -> float:
     """Prismatic position (m): P · (anchor on body 1 - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, A1, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, ANCHOR1, b0, B) + B[B_POS][b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
     else:
-        q -= d[A2:A2 + 3]
+        q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AXP, b0, B), q)
+    return dot3(world_axis1(d, PRISMATIC_AXIS, b0, B), q)
 
 
 @njit(cache=True, nogil=True)
@@ -197,22 +217,22 @@ def _limiting(d, off) -> bool:
 @njit(cache=True, nogil=True)
 def info1(d, di, jf, b0, b1, B, wp):
     m = 3
-    lo = d[LIMP + LM_LO]
-    hi = d[LIMP + LM_HI]
-    d[LIMP + LM_LIMIT] = 0.0
+    lo = d[PRISMATIC_LIMOT + LM_LO]
+    hi = d[PRISMATIC_LIMOT + LM_HI]
+    d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, LIMP, position(d, jf, b0, b1, B))
-    d[LIM1 + LM_LIMIT] = 0.0
-    d[LIM2 + LM_LIMIT] = 0.0
-    lim1 = _limiting(d, LIM1)
-    lim2 = _limiting(d, LIM2)
+        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+    d[LIMOT1 + LM_LIMIT] = 0.0
+    d[LIMOT2 + LM_LIMIT] = 0.0
+    lim1 = _limiting(d, LIMOT1)
+    lim2 = _limiting(d, LIMOT2)
     if lim1 or lim2:
         a1, a2 = angles(d, b0, b1, B)
         if lim1:
-            test_limit(d, LIM1, a1)
+            test_limit(d, LIMOT1, a1)
         if lim2:
-            test_limit(d, LIM2, a2)
-    for off in (LIMP, LIM1, LIM2):
+            test_limit(d, LIMOT2, a2)
+    for off in (PRISMATIC_LIMOT, LIMOT1, LIMOT2):
         if d[off + LM_LIMIT] != 0 or d[off + LM_FMAX] > 0:
             m += 1
     return m, 3
@@ -223,8 +243,8 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     k = wp[WP_FPS] * wp[WP_ERP]
     J = rows[ROW_J]
     c = rows[ROW_C]
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     # row 0: no relative rotation about ax1 x ax2; the cosine between the
     # axes (≈ the angle away from 90°) is corrected by erp per step
     perp = cross3(ax1, ax2)
@@ -236,9 +256,12 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     # rows 1-2: body 2's anchor stays on body 1's line through its anchor
     # along P: no relative velocity of the anchors along p, q normal to P
     reverse_one = b1 < 0 and (jf & JF_REVERSE) != 0
-    axp = d[AXP:AXP + 3].copy() if reverse_one else world_axis1(d, AXP, b0, B)
-    an1 = world_axis1(d, A1, b0, B)
-    an2w = world_axis2(d, A2, b1, B)
+    if reverse_one:
+        axp = d[PRISMATIC_AXIS:PRISMATIC_AXIS + 3].copy()
+    else:
+        axp = world_axis1(d, PRISMATIC_AXIS, b0, B)
+    an1 = world_axis1(d, ANCHOR1, b0, B)
+    an2w = world_axis2(d, ANCHOR2, b1, B)
     if b1 >= 0:
         an2 = an2w
         an2w = an2w + B[B_POS][b1]
@@ -258,11 +281,11 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     c[r + 1] = k * dot3(p, sep)
     c[r + 2] = k * dot3(q, sep)
     n = r + 3
-    n += add_limot(d, LIM1, b0, b1, B, wp, rows, n, ax1, True)
-    n += add_limot(d, LIM2, b0, b1, B, wp, rows, n, ax2, True)
+    n += add_limot(d, LIMOT1, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, LIMOT2, b0, b1, B, wp, rows, n, ax2, True)
     if reverse_one:
         axp = -axp
-    add_two_point_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, an1, an2)
+    add_two_point_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, an1, an2)
 
 
 # ----------------------------------------------------------------------------- API
@@ -379,13 +402,13 @@ def dJointGetPUPositionRate(j) -> float:
     s = joint.world.bodies
     d = joint.d
     if b1 >= 0:
-        arm2 = matmul(s.R[b1], d[A2:A2 + 3])
+        arm2 = matmul(s.R[b1], d[ANCHOR2:ANCHOR2 + 3])
         r = s.pos[b0] - (arm2 + s.pos[b1])
     else:
-        r = s.pos[b0] - d[A2:A2 + 3]
+        r = s.pos[b0] - d[ANCHOR2:ANCHOR2 + 3]
     # velocity of body 1's material point at the anchor: v0 + w0 x (anchor - c0)
     v = s.lvel[b0] + np.cross(r, s.avel[b0])
-    axp = get_axis1(joint, AXP)
+    axp = get_axis1(joint, PRISMATIC_AXIS)
     if b1 >= 0:
         v = v - (np.cross(arm2, s.avel[b1]) + s.lvel[b1])
         return float(matmul(axp, v))

@@ -1,15 +1,16 @@
 """Slider (prismatic) joint: the bodies keep their relative rotation and may
 only translate along one axis, with a limit/motor along it.
 
-Record (float ``d``):
+Record (``RECORD``, declared below; float ``d``):
 
-- ``axis1`` 0:3: the slider axis, unit, in body 0's frame;
-- ``qrel`` 3:7: relative rotation body 0 -> body 1 (or the inverse of body
-  0's rotation with no body 1) at attachment, w-first;
-- ``offset`` 7:10: with body 1, body 0's centre relative to body 1's, in
+- ``axis1`` (3): the slider axis, unit, in body 0's frame;
+- ``rel_rotation`` (4): relative rotation body 0 -> body 1 (or the inverse
+  of body 0's rotation with no body 1) at attachment, w-first;
+- ``offset`` (3): with body 1, body 0's centre relative to body 1's, in
   body 1's frame (m); without, body 0's centre in world coordinates (m)
   at the zero position;
-- limot 10:22 (:mod:`engine.ode.joints.limot`, linear, metres).
+- ``limot``: a limit/motor block (:mod:`engine.ode.joints.limot`, linear,
+  metres).
 
 The position is measured along the world axis from body 1's offset point to
 body 0's centre, so it grows when body 0 moves along the axis. With one
@@ -30,11 +31,25 @@ from engine.ode.joints.anchors import body_arrays, get_axis1, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation, world_axis1
 from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
-AX1, QREL, OFFSET, LIMOT = 0, 3, 7, 10
+#: the slider's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Slider")
+AXIS1 = RECORD.floats("axis1", 3)                # unit, body-0 frame
+REL_ROTATION = RECORD.floats("rel_rotation", 4)  # body 0 -> body 1 (or world), w first
+OFFSET = RECORD.floats("offset", 3)              # body 0's centre at the zero position (m)
+LIMOT = RECORD.block("limot", LIMOT_BLOCK)       # limit/motor along the axis (m)
 
 
 class SliderJoint(Joint):
@@ -45,7 +60,7 @@ class SliderJoint(Joint):
 
     def init_record(self) -> None:
         super().init_record()
-        self.d[AX1] = 1.0
+        self.d[AXIS1] = 1.0
 
     def set_relative_values(self) -> None:
         self.compute_offset()
@@ -63,13 +78,14 @@ class SliderJoint(Joint):
     def compute_qrel(self) -> None:
         b0, b1 = self.body_rows()
         if b0 >= 0:
-            self.d[QREL:QREL + 4] = initial_rel_rotation(body_arrays(self.world), b0, b1)
+            self.d[REL_ROTATION:REL_ROTATION + 4] = initial_rel_rotation(
+                body_arrays(self.world), b0, b1)
 
 
 @njit(cache=True, nogil=True)
 def position(d, jf, b0, b1, B) -> float:
     """Slider position (m) along the axis, sign-corrected for reversal."""
-    ax1 = world_axis1(d, AX1, b0, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
     pos0 = B[B_POS][b0]
     if b1 >= 0:
         # body 0's centre relative to where it sat (in body 1's frame) at zero
@@ -97,8 +113,8 @@ def info1(d, di, jf, b0, b1, B, wp):
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     """Rows 0-2 rotation, 3-4 across the axis, 5 limit/motor along it (m, m/s)."""
     # rows 0-2: no relative rotation
-    set_fixed_orientation(d[QREL:QREL + 4], b0, b1, B, wp, rows, r, wp[WP_ERP])
-    ax1 = world_axis1(d, AX1, b0, B)
+    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, B, wp, rows, r, wp[WP_ERP])
+    ax1 = world_axis1(d, AXIS1, b0, B)
     p, q = plane_space(ax1)
     J = rows[ROW_J]
     c = rows[ROW_C]
@@ -145,7 +161,7 @@ def dJointSetSliderAxis(j, x: float, y: float, z: float) -> None:
     becomes position 0."""
     fn = "dJointSetSliderAxis"
     joint = _slider(j, fn)
-    set_axes(joint, checks.xyz(x, y, z, fn), AX1, None, fn)
+    set_axes(joint, checks.xyz(x, y, z, fn), AXIS1, None, fn)
     joint.compute_offset()
     joint.compute_qrel()
 
@@ -158,7 +174,7 @@ def dJointSetSliderAxisDelta(j, x: float, y: float, z: float,
     joint = _slider(j, fn)
     axis = checks.xyz(x, y, z, fn)
     delta = checks.xyz(dx, dy, dz, fn, "dx, dy, dz")
-    set_axes(joint, axis, AX1, None, fn)
+    set_axes(joint, axis, AXIS1, None, fn)
     joint.compute_offset()
     if joint.body_rows()[1] < 0:
         joint.d[OFFSET:OFFSET + 3] += delta
@@ -167,7 +183,7 @@ def dJointSetSliderAxisDelta(j, x: float, y: float, z: float,
 
 def dJointGetSliderAxis(j) -> np.ndarray:
     """The axis in world coordinates, (3,) (zeros if not attached)."""
-    return get_axis1(_slider(j, "dJointGetSliderAxis"), AX1)
+    return get_axis1(_slider(j, "dJointGetSliderAxis"), AXIS1)
 
 
 def dJointGetSliderPosition(j) -> float:
@@ -187,7 +203,7 @@ def dJointGetSliderPositionRate(j) -> float:
     if b0 < 0:
         return 0.0
     s = joint.world.bodies
-    ax1 = matmul(s.R[b0], joint.d[AX1:AX1 + 3])
+    ax1 = matmul(s.R[b0], joint.d[AXIS1:AXIS1 + 3])
     rate = float(matmul(ax1, s.lvel[b0]))
     if b1 >= 0:
         return rate - float(matmul(ax1, s.lvel[b1]))
@@ -217,7 +233,7 @@ def dJointAddSliderForce(j, force: float) -> None:
     if b0 < 0:
         return
     s = joint.world.bodies
-    fv = get_axis1(joint, AX1) * f
+    fv = get_axis1(joint, AXIS1) * f
     s.facc[b0] += fv
     if b1 >= 0:
         s.facc[b1] -= fv

@@ -5,13 +5,14 @@ the tangent of the mesh: with opposite travel for gears (parallel or
 intersecting axes), equal travel for a chain drive. With backlash the row
 only acts (one-sided) once the accumulated phase error exceeds it.
 
-Record (floats): ``anchor[i]`` 3i:3i+3 (wheel centre, body-i frame),
-``axis[i]`` 6+3i (body-i frame), ``contact[i]`` 12+3i (world, cached by
-the last step), ``reference[i]`` 18+9i (3x3 row-major: the wheel's initial
-contact radius direction, axis × that, and the axis, all body-i frame),
-``phase[i]`` 36+i (rad), ``radius[i]`` 38+i (m), backlash 40 (m), ratio 41,
-erp 42, cfm 43. Ints: mode 0, ``update`` 1 (1 when the geometry changed:
-the next step re-measures radii, ratio and references and zeroes phases).
+Record (``RECORD``, declared below; floats): ``anchors`` (wheel i's centre
+at 3i, body-i frame), ``axes`` (at 3i, body-i frame), ``contacts`` (at 3i,
+world, cached by the last step), ``references`` (at 9i, 3x3 row-major: the
+wheel's initial contact radius direction, axis × that, and the axis, all
+body-i frame), ``phases`` (at i, rad), ``radii`` (at i, m), ``backlash``
+(m), ``ratio``, ``erp``, ``cfm``. Ints: ``mode``, ``update`` (1 when the
+geometry changed: the next step re-measures radii, ratio and references and
+zeroes phases).
 """
 
 from __future__ import annotations
@@ -44,13 +45,25 @@ from engine.ode.joints.layout import (
     ROW_LO,
     WP_FPS,
 )
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_t_vec, mat_vec
 
-ANC, AXS, CON, REFM, PHASE, RADII = 0, 6, 12, 18, 36, 38
-BACKLASH, RATIO, ERP, CFM = 40, 41, 42, 43
-I_MODE, I_UPDATE = 0, 1
+#: the transmission's record, declared field by field (offsets in ``d`` / ``di``)
+RECORD = JointRecord("Transmission")
+ANCHORS = RECORD.floats("anchors", 6)         # wheel i's centre at 3i, body-i frame (m)
+AXES = RECORD.floats("axes", 6)               # wheel i's axis at 3i, body-i frame
+CONTACTS = RECORD.floats("contacts", 6)       # contact point i at 3i, world, last step (m)
+REFERENCES = RECORD.floats("references", 18)  # wheel i's 3x3 reference frame at 9i
+PHASES = RECORD.floats("phases", 2)           # wheel i's phase at i (rad)
+RADII = RECORD.floats("radii", 2)             # wheel i's radius at i (m)
+BACKLASH = RECORD.floats("backlash")          # m
+RATIO = RECORD.floats("ratio")
+ERP = RECORD.floats("erp")                    # the joint's own ERP (dParamERP)
+CFM = RECORD.floats("cfm")                    # the joint's own CFM (dParamCFM)
+I_MODE = RECORD.ints("mode")                  # dTransmission* mode
+I_UPDATE = RECORD.ints("update")              # 1: re-measure the geometry next step
 _MODES = (dTransmissionParallelAxes, dTransmissionIntersectingAxes, dTransmissionChainDrive)
 
 
@@ -62,8 +75,8 @@ class TransmissionJoint(Joint):
 
     def init_record(self) -> None:
         d = self.d
-        d[AXS] = 1.0
-        d[AXS + 3] = 1.0
+        d[AXES] = 1.0
+        d[AXES + 3] = 1.0
         d[RATIO] = 1.0
         d[ERP] = self.world.erp
         d[CFM] = self.world.cfm
@@ -79,20 +92,20 @@ class TransmissionJoint(Joint):
         row = self.body_rows()[i]
         if row >= 0:
             local = matmul(self.world.bodies.R[row].T, v)
-            self.d[AXS + 3 * i:AXS + 3 * i + 3] = ode_unit(local, fn)
+            self.d[AXES + 3 * i:AXES + 3 * i + 3] = ode_unit(local, fn)
         self.di[I_UPDATE] = 1
 
     def get_axis(self, i: int) -> np.ndarray:
         row = self.body_rows()[i]
         if row < 0:
             return np.zeros(3)
-        return matmul(self.world.bodies.R[row], self.d[AXS + 3 * i:AXS + 3 * i + 3])
+        return matmul(self.world.bodies.R[row], self.d[AXES + 3 * i:AXES + 3 * i + 3])
 
     def set_anchor(self, i: int, p: np.ndarray) -> None:
         row = self.body_rows()[i]
         if row >= 0:
             s = self.world.bodies
-            self.d[ANC + 3 * i:ANC + 3 * i + 3] = matmul(s.R[row].T, p - s.pos[row])
+            self.d[ANCHORS + 3 * i:ANCHORS + 3 * i + 3] = matmul(s.R[row].T, p - s.pos[row])
         self.di[I_UPDATE] = 1
 
     def get_anchor(self, i: int) -> np.ndarray:
@@ -100,7 +113,7 @@ class TransmissionJoint(Joint):
         if row < 0:
             return np.zeros(3)
         s = self.world.bodies
-        return matmul(s.R[row], self.d[ANC + 3 * i:ANC + 3 * i + 3]) + s.pos[row]
+        return matmul(s.R[row], self.d[ANCHORS + 3 * i:ANCHORS + 3 * i + 3]) + s.pos[row]
 
     # only the joint's own ERP and CFM
     def _param_slot(self, function, parameter):
@@ -186,13 +199,13 @@ def _remeasure(d, b, a, c, B) -> None:
         rad = c[i] - a[i]
         d[RADII + i] = _norm(rad)
         x = ode_normalize(mat_t_vec(B[B_R][b[i]], rad))
-        z = d[AXS + 3 * i:AXS + 3 * i + 3].copy()
+        z = d[AXES + 3 * i:AXES + 3 * i + 3].copy()
         y = cross3(z, x)
-        m = REFM + 9 * i
+        m = REFERENCES + 9 * i
         d[m:m + 3] = x
         d[m + 3:m + 6] = y
         d[m + 6:m + 9] = z
-        d[PHASE + i] = 0.0
+        d[PHASES + i] = 0.0
     d[RATIO] = d[RADII] / d[RADII + 1] if d[RADII + 1] != 0.0 else math.inf
 
 
@@ -202,9 +215,9 @@ def _track_phase(d, i, rad, R, omega, n, fps) -> None:
     ``rad`` (world) in the wheel's reference frame is only known modulo 2π,
     so the turn closest to the previous phase + ω·n·h is kept."""
     s = mat_t_vec(R, rad)
-    m = REFM + 9 * i
+    m = REFERENCES + 9 * i
     theta = detmath.atan2(dot3(d[m + 3:m + 6], s), dot3(d[m:m + 3], s))
-    guess = d[PHASE + i] + dot3(omega, n) / fps
+    guess = d[PHASES + i] + dot3(omega, n) / fps
     two_pi = 2.0 * math.pi
     if guess > 0.5 * math.pi:
         if theta < 0:
@@ -218,7 +231,7 @@ def _track_phase(d, i, rad, R, omega, n, fps) -> None:
         theta += two_pi
     elif guess - theta < -math.pi:
         theta -= two_pi
-    d[PHASE + i] = theta
+    d[PHASES + i] = theta
 
 
 @njit(cache=True, nogil=True)
@@ -251,12 +264,12 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     n = np.empty((2, 3))
     for i in range(2):
         R = B[B_R][b[i]]
-        a[i] = mat_vec(R, d[ANC + 3 * i:ANC + 3 * i + 3]) + B[B_POS][b[i]]
-        n[i] = mat_vec(R, d[AXS + 3 * i:AXS + 3 * i + 3])
+        a[i] = mat_vec(R, d[ANCHORS + 3 * i:ANCHORS + 3 * i + 3]) + B[B_POS][b[i]]
+        n[i] = mat_vec(R, d[AXES + 3 * i:AXES + 3 * i + 3])
     update = di[I_UPDATE] != 0
     if update and dot3(n[0], n[1]) < 0:
         # give both wheel frames the same handedness
-        d[AXS:AXS + 3] = -d[AXS:AXS + 3]
+        d[AXES:AXES + 3] = -d[AXES:AXES + 3]
         n[0] = -n[0]
     c = np.empty((2, 3))
     tl = np.empty((2, 3))
@@ -279,14 +292,14 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     # arc lengths travelled by the two contact points: equal and opposite
     # for gears, equal for a chain
     if mode == dTransmissionChainDrive:
-        delta = rad_len[0] * d[PHASE] - rad_len[1] * d[PHASE + 1]
+        delta = rad_len[0] * d[PHASES] - rad_len[1] * d[PHASES + 1]
         if delta < 0:
             _switch_chain_branch(a, n, c, tl)
     else:
-        delta = rad_len[0] * d[PHASE] + rad_len[1] * d[PHASE + 1]
+        delta = rad_len[0] * d[PHASES] + rad_len[1] * d[PHASES + 1]
     _fill_row(d, b0, b1, B, rows, r, c, tl, delta, fps)
-    d[CON:CON + 3] = c[0]
-    d[CON + 3:CON + 6] = c[1]
+    d[CONTACTS:CONTACTS + 3] = c[0]
+    d[CONTACTS + 3:CONTACTS + 6] = c[1]
 
 
 @njit(cache=True, nogil=True)
@@ -351,12 +364,12 @@ def dJointGetTransmissionMode(j) -> int:
 
 def dJointGetTransmissionContactPoint1(j) -> np.ndarray:
     """Contact point of wheel 1 (world, (3,) m) as computed by the last step."""
-    return _tr(j, "dJointGetTransmissionContactPoint1").d[CON:CON + 3].copy()
+    return _tr(j, "dJointGetTransmissionContactPoint1").d[CONTACTS:CONTACTS + 3].copy()
 
 
 def dJointGetTransmissionContactPoint2(j) -> np.ndarray:
     """Contact point of wheel 2 (world, (3,) m) as computed by the last step."""
-    return _tr(j, "dJointGetTransmissionContactPoint2").d[CON + 3:CON + 6].copy()
+    return _tr(j, "dJointGetTransmissionContactPoint2").d[CONTACTS + 3:CONTACTS + 6].copy()
 
 
 def dJointSetTransmissionAxis1(j, x: float, y: float, z: float) -> None:
@@ -457,12 +470,12 @@ def dJointGetTransmissionRatio(j) -> float:
 
 def dJointGetTransmissionAngle1(j) -> float:
     """Angle (rad) wheel 1 turned since the geometry was last set."""
-    return float(_tr(j, "dJointGetTransmissionAngle1").d[PHASE])
+    return float(_tr(j, "dJointGetTransmissionAngle1").d[PHASES])
 
 
 def dJointGetTransmissionAngle2(j) -> float:
     """Angle (rad) wheel 2 turned since the geometry was last set."""
-    return float(_tr(j, "dJointGetTransmissionAngle2").d[PHASE + 1])
+    return float(_tr(j, "dJointGetTransmissionAngle2").d[PHASES + 1])
 
 
 def dJointGetTransmissionRadius1(j) -> float:

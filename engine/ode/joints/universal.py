@@ -2,14 +2,14 @@
 body 1) are kept perpendicular, like the cross of a cardan shaft; a
 limit/motor about each axis.
 
-Record (float ``d``):
+Record (``RECORD``, declared below; float ``d``):
 
-- ``anchor1`` 0:3 (body-0 frame), ``anchor2`` 3:6 (body-1 frame, or world);
-- ``axis1`` 6:9 (body-0 frame), ``axis2`` 9:12 (body-1 frame, or world as
-  given, not normalized, when there is no body 1);
-- ``qrel1`` 12:16: rotation of the virtual cross relative to body 0 at
-  angle 1 = 0; ``qrel2`` 16:20: the same for body 1 (or the world);
-- limot 1 (``dParamX``, about axis 1) 20:32, limot 2 (``dParamX2``) 32:44.
+- ``anchor1`` (body-0 frame), ``anchor2`` (body-1 frame, or world);
+- ``axis1`` (body-0 frame), ``axis2`` (body-1 frame, or world as given, not
+  normalized, when there is no body 1);
+- ``cross_rotation1`` (4): rotation of the virtual cross relative to body 0
+  at angle 1 = 0; ``cross_rotation2`` (4): the same for body 1 (or the world);
+- ``limot1`` (``dParamX``, about axis 1), ``limot2`` (``dParamX2``).
 
 Attached as (None, b) the body sits in slot 0, so the user's axis 1 is the
 record's axis 2 and the other way round; as in ODE the parameter groups are
@@ -37,12 +37,30 @@ from engine.ode.joints.anchors import (
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, set_ball, world_axis1, world_axis2
 from engine.ode.joints.layout import B_Q, ROW_C, ROW_J, WP_ERP, WP_FPS
-from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
+from engine.ode.joints.limot import (
+    LIMOT_BLOCK,
+    LM_FMAX,
+    LM_HI,
+    LM_LIMIT,
+    LM_LO,
+    add_limot,
+    test_limit,
+)
+from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, cross3, dot3, qmul0, qmul1, qmul2
 
-A1, A2, AX1, AX2, QREL1, QREL2, LIMOT1, LIMOT2 = 0, 3, 6, 9, 12, 16, 20, 32
+#: the universal joint's record, declared field by field (offsets in ``d``)
+RECORD = JointRecord("Universal")
+ANCHOR1 = RECORD.floats("anchor1", 3)                # body-0 frame (m)
+ANCHOR2 = RECORD.floats("anchor2", 3)                # body-1 frame, or world (m)
+AXIS1 = RECORD.floats("axis1", 3)                    # body-0 frame
+AXIS2 = RECORD.floats("axis2", 3)                    # body-1 frame, or world
+CROSS_ROTATION1 = RECORD.floats("cross_rotation1", 4)  # the cross relative to body 0
+CROSS_ROTATION2 = RECORD.floats("cross_rotation2", 4)  # the cross relative to body 1 / world
+LIMOT1 = RECORD.block("limot1", LIMOT_BLOCK)         # about axis 1 (dParamX)
+LIMOT2 = RECORD.block("limot2", LIMOT_BLOCK)         # about axis 2 (dParamX2)
 
 
 class UniversalJoint(Joint):
@@ -53,18 +71,18 @@ class UniversalJoint(Joint):
 
     def init_record(self) -> None:
         super().init_record()
-        self.d[AX1] = 1.0
-        self.d[AX2 + 1] = 1.0
+        self.d[AXIS1] = 1.0
+        self.d[AXIS2 + 1] = 1.0
 
     def set_relative_values(self) -> None:
-        set_anchors(self, self.anchor(), A1, A2)
+        set_anchors(self, self.anchor(), ANCHOR1, ANCHOR2)
         ax1, ax2 = self.axis1(), self.axis2()
         if self.reversed:
-            set_axes(self, ax1, None, AX2, "dJointAttach")
-            set_axes(self, ax2, AX1, None, "dJointAttach")
+            set_axes(self, ax1, None, AXIS2, "dJointAttach")
+            set_axes(self, ax2, AXIS1, None, "dJointAttach")
         else:
-            set_axes(self, ax1, AX1, None, "dJointAttach")
-            set_axes(self, ax2, None, AX2, "dJointAttach")
+            set_axes(self, ax1, AXIS1, None, "dJointAttach")
+            set_axes(self, ax2, None, AXIS2, "dJointAttach")
         self.compute_qrels()
 
     def compute_qrels(self) -> None:
@@ -74,16 +92,16 @@ class UniversalJoint(Joint):
 
     # user-facing (reversal-corrected) anchors and axes, world coordinates
     def anchor(self) -> np.ndarray:
-        return get_anchor2(self, A2) if self.reversed else get_anchor1(self, A1)
+        return get_anchor2(self, ANCHOR2) if self.reversed else get_anchor1(self, ANCHOR1)
 
     def anchor2(self) -> np.ndarray:
-        return get_anchor1(self, A1) if self.reversed else get_anchor2(self, A2)
+        return get_anchor1(self, ANCHOR1) if self.reversed else get_anchor2(self, ANCHOR2)
 
     def axis1(self) -> np.ndarray:
-        return get_axis2(self, AX2) if self.reversed else get_axis1(self, AX1)
+        return get_axis2(self, AXIS2) if self.reversed else get_axis1(self, AXIS1)
 
     def axis2(self) -> np.ndarray:
-        return get_axis1(self, AX1) if self.reversed else get_axis2(self, AX2)
+        return get_axis1(self, AXIS1) if self.reversed else get_axis2(self, AXIS2)
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -122,14 +140,14 @@ def cross_quat(a, b) -> np.ndarray:
 @njit(cache=True, nogil=True)
 def initial_rotations(d, b0, b1, B) -> None:
     """Store qrel1/qrel2 so that both angles read 0 in the current pose."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
-    d[QREL1:QREL1 + 4] = qmul1(B[B_Q][b0], cross_quat(ax1, ax2))
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
+    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(B[B_Q][b0], cross_quat(ax1, ax2))
     qc = cross_quat(ax2, ax1)
     if b1 >= 0:
-        d[QREL2:QREL2 + 4] = qmul1(B[B_Q][b1], qc)
+        d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(B[B_Q][b1], qc)
     else:
-        d[QREL2:QREL2 + 4] = qc
+        d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qc
 
 
 @njit(cache=True, nogil=True)
@@ -137,35 +155,36 @@ def _angle2_from_cross(d, b1, B, qcross) -> float:
     """Angle (rad) of body 1 (or the world) about axis 2 relative to the cross
     whose frame (axis 2 first) is ``qcross``."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b1], qcross), d[QREL2:QREL2 + 4])
+        qrel = qmul2(qmul1(B[B_Q][b1], qcross), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     else:
-        qrel = qmul2(qcross, d[QREL2:QREL2 + 4])
-    return -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
+        qrel = qmul2(qcross, d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
+    return -angle_from_rel_quat(qrel, d[AXIS2:AXIS2 + 3])
 
 
 @njit(cache=True, nogil=True)
 def angle1(d, b0, b1, B) -> float:
     """Angle (rad) about the record's axis 1, body 0 relative to the cross."""
-    qcross = cross_quat(world_axis1(d, AX1, b0, B), world_axis2(d, AX2, b1, B))
-    qrel = qmul2(qmul1(B[B_Q][b0], qcross), d[QREL1:QREL1 + 4])
-    return angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
+    qcross = cross_quat(world_axis1(d, AXIS1, b0, B), world_axis2(d, AXIS2, b1, B))
+    qrel = qmul2(qmul1(B[B_Q][b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
+    return angle_from_rel_quat(qrel, d[AXIS1:AXIS1 + 3])
 
 
 @njit(cache=True, nogil=True)
 def angle2(d, b0, b1, B) -> float:
     """Angle (rad) about the record's axis 2, body 1 (or world) relative to the cross."""
-    qcross = cross_quat(world_axis2(d, AX2, b1, B), world_axis1(d, AX1, b0, B))
+    qcross = cross_quat(world_axis2(d, AXIS2, b1, B), world_axis1(d, AXIS1, b0, B))
     return _angle2_from_cross(d, b1, B, qcross)
 
 
 @njit(cache=True, nogil=True)
 def angles(d, b0, b1, B):
     """(angle1, angle2) in rad, sharing one cross frame as ODE's getAngles does."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     qcross = cross_quat(ax1, ax2)
-    a1 = angle_from_rel_quat(qmul2(qmul1(B[B_Q][b0], qcross), d[QREL1:QREL1 + 4]),
-                             d[AX1:AX1 + 3])
+    a1 = angle_from_rel_quat(
+        qmul2(qmul1(B[B_Q][b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4]),
+        d[AXIS1:AXIS1 + 3])
     # a half turn about the bisector of the two axes swaps them: it turns the
     # frame (ax1, ax2, ...) into (ax2, ax1, ...), the cross seen from axis 2
     h = ax1 + ax2
@@ -205,9 +224,9 @@ def info1(d, di, jf, b0, b1, B, wp):
 @njit(cache=True, nogil=True)
 def info2(d, di, jf, b0, b1, B, wp, rows, r):
     """Rows 0-2 ball, 3 no twist about axis1 x axis2, then limot 1 and limot 2."""
-    set_ball(d, A1, A2, b0, b1, B, wp, rows, r, wp[WP_ERP])
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, wp[WP_ERP])
+    ax1 = world_axis1(d, AXIS1, b0, B)
+    ax2 = world_axis2(d, AXIS2, b1, B)
     # row 3: no relative rotation about p, the normal of both axes. axis 2 is
     # first made perpendicular to axis 1 (in their plane) in case they drift.
     k = dot3(ax1, ax2)
@@ -252,16 +271,16 @@ def dJointSetUniversalAnchor(j, x: float, y: float, z: float) -> None:
     """Set the anchor (world point, m); the current pose becomes angles (0, 0)."""
     fn = "dJointSetUniversalAnchor"
     joint = _universal(j, fn)
-    set_anchors(joint, checks.xyz(x, y, z, fn), A1, A2)
+    set_anchors(joint, checks.xyz(x, y, z, fn), ANCHOR1, ANCHOR2)
     joint.compute_qrels()
 
 
 def _set_axis(joint: UniversalJoint, axis: np.ndarray, which: int, fn: str) -> None:
     """Store user axis ``which`` (1 or 2) in its record slot (swapped when reversed)."""
     if (which == 1) != joint.reversed:
-        set_axes(joint, axis, AX1, None, fn)
+        set_axes(joint, axis, AXIS1, None, fn)
     else:
-        set_axes(joint, axis, None, AX2, fn)
+        set_axes(joint, axis, None, AXIS2, fn)
 
 
 def dJointSetUniversalAxis1(j, x: float, y: float, z: float) -> None:
@@ -293,12 +312,13 @@ def _offset_qrels(joint: UniversalJoint, a: np.ndarray, b: np.ndarray,
     b0, b1 = joint.body_rows()
     s = joint.world.bodies
     q_off = qmul0(_q_axis_angle(a, offset1), cross_quat(a, b))
-    joint.d[QREL1:QREL1 + 4] = qmul1(s.q[b0], q_off)
+    joint.d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(s.q[b0], q_off)
     qc = cross_quat(b, a)
     if b1 >= 0:
-        joint.d[QREL2:QREL2 + 4] = qmul1(s.q[b1], qmul1(_q_axis_angle(b, offset2), qc))
+        joint.d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(
+            s.q[b1], qmul1(_q_axis_angle(b, offset2), qc))
     else:
-        joint.d[QREL2:QREL2 + 4] = qc
+        joint.d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qc
 
 
 def dJointSetUniversalAxis1Offset(j, x: float, y: float, z: float,
@@ -316,7 +336,7 @@ def dJointSetUniversalAxis1Offset(j, x: float, y: float, z: float,
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return
-    ax2 = world_axis2(joint.d, AX2, b1, body_arrays(joint.world))
+    ax2 = world_axis2(joint.d, AXIS2, b1, body_arrays(joint.world))
     _offset_qrels(joint, axis, ax2, o1, o2)
 
 
@@ -341,7 +361,7 @@ def dJointSetUniversalAxis2Offset(j, x: float, y: float, z: float,
     if b0 < 0:
         return
     B = body_arrays(joint.world)
-    _offset_qrels(joint, world_axis1(joint.d, AX1, b0, B), world_axis2(joint.d, AX2, b1, B),
+    _offset_qrels(joint, world_axis1(joint.d, AXIS1, b0, B), world_axis2(joint.d, AXIS2, b1, B),
                   o1, o2)
 
 
@@ -445,7 +465,7 @@ def dJointAddUniversalTorques(j, torque1: float, torque2: float) -> None:
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return
-    t = get_axis1(joint, AX1) * t1 + get_axis2(joint, AX2) * t2
+    t = get_axis1(joint, AXIS1) * t1 + get_axis2(joint, AXIS2) * t2
     s = joint.world.bodies
     s.tacc[b0] += t
     if b1 >= 0:

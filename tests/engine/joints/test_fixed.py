@@ -37,7 +37,7 @@ def test_set_fixed_records_relative_rotation(pos2, axis, angle, qrel):
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetFixed(j)
-    np.testing.assert_allclose(j.d[fixed.QREL:fixed.QREL + 4], qrel, atol=1e-12)
+    np.testing.assert_allclose(j.d[fixed.REL_ROTATION:fixed.REL_ROTATION + 4], qrel, atol=1e-12)
     # the offset: body 1's centre minus body 2's, in body 1's frame
     np.testing.assert_allclose(j.d[fixed.OFFSET:fixed.OFFSET + 3],
                                np.subtract((0, -1, 0), pos2), atol=1e-15)
@@ -50,7 +50,7 @@ def test_set_fixed_of_two_turned_bodies():
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetFixed(j)
-    np.testing.assert_allclose(j.d[fixed.QREL:fixed.QREL + 4],
+    np.testing.assert_allclose(j.d[fixed.REL_ROTATION:fixed.REL_ROTATION + 4],
                                [-0.25526036263124319, 0.28434861188441968,
                                 -0.65308047160141625, 0.65381489108282143], atol=1e-12)
 
@@ -63,7 +63,7 @@ def test_one_body_records_world_pose():
         ode.dJointAttach(j, *attach)
         ode.dJointSetFixed(j)
         q = ode.dBodyGetQuaternion(b)
-        np.testing.assert_allclose(j.d[fixed.QREL:fixed.QREL + 4], [q[0], *-q[1:]])
+        np.testing.assert_allclose(j.d[fixed.REL_ROTATION:fixed.REL_ROTATION + 4], [q[0], *-q[1:]])
         np.testing.assert_allclose(j.d[fixed.OFFSET:fixed.OFFSET + 3], [1, 2, 3])
 
 
@@ -73,7 +73,7 @@ def test_attach_alone_records_nothing():
     b = box(ode, w, (1, 2, 3))
     j = ode.dJointCreateFixed(w, None)
     ode.dJointAttach(j, b, None)
-    np.testing.assert_array_equal(j.d[fixed.QREL:fixed.OFFSET + 3], 0)
+    np.testing.assert_array_equal(j.d[fixed.REL_ROTATION:fixed.OFFSET + 3], 0)
     ode.dJointSetFixed(ode.dJointCreateFixed(w, None))       # unattached: no-op
 
 

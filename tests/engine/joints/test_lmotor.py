@@ -54,7 +54,7 @@ def test_axes_are_normalized_and_stored_in_their_frame():
     j1 = ode.dJointCreateLMotor(w, None)
     ode.dJointAttach(j1, b1, None)
     ode.dJointSetLMotorAxis(j1, 0, 2, 1, 0, 0)
-    assert j1.di[lmotor.I_REL] == 1
+    assert j1.di[lmotor.I_AXIS_FRAME] == 1
     np.testing.assert_allclose(ode.dJointGetLMotorAxis(j1, 0), [0, -1, 0], atol=1e-15)
 
 

@@ -28,7 +28,7 @@ from tests.engine.joints.setup_helpers import (
 
 def _rows(j) -> tuple[int, ...]:
     """(m, nub, prismatic limit state, rotoide limit state) from info1."""
-    return info1_limits(piston, j, piston.LIMP, piston.LIMR)
+    return info1_limits(piston, j, piston.PRISMATIC_LIMOT, piston.ROTOIDE_LIMOT)
 
 
 def hanging(m, mode: str, anchor=(0.5, 0.1, 0.9), limits=True, motor=True):
@@ -130,8 +130,8 @@ def test_defaults_and_params():
     ode.dJointSetPistonParam(j, ode.dParamVel, 7.0)
     ode.dJointSetPistonParam(j, ode.dParamCFM2, 9.0)
     ode.dJointSetPistonParam(j, ode.dParamStopERP2, 11.0)
-    assert j.d[piston.LIMP + 1] == 5.0 and j.d[piston.LIMP + 2] == 7.0
-    assert j.d[piston.LIMR + 5] == 9.0 and j.d[piston.LIMR + 7] == 11.0
+    assert j.d[piston.PRISMATIC_LIMOT + 1] == 5.0 and j.d[piston.PRISMATIC_LIMOT + 2] == 7.0
+    assert j.d[piston.ROTOIDE_LIMOT + 5] == 9.0 and j.d[piston.ROTOIDE_LIMOT + 7] == 11.0
     for p, v in ((ode.dParamHiStop, 5.0), (ode.dParamVel, 7.0), (ode.dParamCFM2, 9.0),
                  (ode.dParamStopERP2, 11.0), (ode.dParamLoStop2, -math.inf)):
         assert ode.dJointGetPistonParam(j, p) == v

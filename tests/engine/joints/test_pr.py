@@ -28,7 +28,7 @@ from tests.engine.joints.setup_helpers import (
 
 def _rows(j) -> tuple[int, ...]:
     """(m, nub, prismatic limit state, rotoide limit state) from info1."""
-    return info1_limits(pr, j, pr.LIMP, pr.LIMR)
+    return info1_limits(pr, j, pr.PRISMATIC_LIMOT, pr.ROTOIDE_LIMOT)
 
 
 def hanging(m, mode: str, limits: bool, motor: bool):
@@ -134,8 +134,8 @@ def test_defaults_and_params():
     ode.dJointSetPRParam(j, ode.dParamVel, 7.0)
     ode.dJointSetPRParam(j, ode.dParamCFM2, 9.0)
     ode.dJointSetPRParam(j, ode.dParamStopERP2, 11.0)
-    assert j.d[pr.LIMP + 1] == 5.0 and j.d[pr.LIMP + 2] == 7.0
-    assert j.d[pr.LIMR + 5] == 9.0 and j.d[pr.LIMR + 7] == 11.0
+    assert j.d[pr.PRISMATIC_LIMOT + 1] == 5.0 and j.d[pr.PRISMATIC_LIMOT + 2] == 7.0
+    assert j.d[pr.ROTOIDE_LIMOT + 5] == 9.0 and j.d[pr.ROTOIDE_LIMOT + 7] == 11.0
     assert ode.dJointGetPRParam(j, ode.dParamHiStop) == 5.0
     assert ode.dJointGetPRParam(j, ode.dParamCFM2) == 9.0
     assert ode.dJointGetPRParam(j, ode.dParamHiStop2) == math.inf

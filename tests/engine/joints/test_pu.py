@@ -28,7 +28,7 @@ from tests.engine.joints.setup_helpers import (
 
 def _rows(j) -> tuple[int, ...]:
     """(m, nub, limit state of axis 1, axis 2, prismatic axis) from info1."""
-    return info1_limits(pu, j, pu.LIM1, pu.LIM2, pu.LIMP)
+    return info1_limits(pu, j, pu.LIMOT1, pu.LIMOT2, pu.PRISMATIC_LIMOT)
 
 
 def hanging(m, mode: str):
@@ -130,9 +130,9 @@ def test_defaults_and_params():
     ode.dJointSetPUParam(j, ode.dParamCFM2, 9.0)
     ode.dJointSetPUParam(j, ode.dParamStopERP2, 11.0)
     ode.dJointSetPUParam(j, ode.dParamBounce3, 13.0)
-    assert j.d[pu.LIM1 + 1] == 5.0 and j.d[pu.LIM1 + 2] == 7.0
-    assert j.d[pu.LIM2 + 5] == 9.0 and j.d[pu.LIM2 + 7] == 11.0
-    assert j.d[pu.LIMP + 6] == 13.0
+    assert j.d[pu.LIMOT1 + 1] == 5.0 and j.d[pu.LIMOT1 + 2] == 7.0
+    assert j.d[pu.LIMOT2 + 5] == 9.0 and j.d[pu.LIMOT2 + 7] == 11.0
+    assert j.d[pu.PRISMATIC_LIMOT + 6] == 13.0
     for p, v in ((ode.dParamHiStop, 5.0), (ode.dParamCFM2, 9.0), (ode.dParamBounce3, 13.0),
                  (ode.dParamHiStop3, math.inf), (ode.dParamStopERP3, 0.2)):
         assert ode.dJointGetPUParam(j, p) == v

@@ -72,7 +72,7 @@ def test_relative_rotation_recorded_by_set_axis(pos2, axis, angle, qrel):
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
-    np.testing.assert_allclose(j.d[slider.QREL:slider.QREL + 4], qrel, atol=1e-12)
+    np.testing.assert_allclose(j.d[slider.REL_ROTATION:slider.REL_ROTATION + 4], qrel, atol=1e-12)
 
 
 def test_relative_rotation_of_two_turned_bodies():
@@ -82,7 +82,7 @@ def test_relative_rotation_of_two_turned_bodies():
     j = ode.dJointCreateSlider(w, None)
     ode.dJointAttach(j, b1, b2)
     ode.dJointSetSliderAxis(j, 1, 0, 0)
-    np.testing.assert_allclose(j.d[slider.QREL:slider.QREL + 4],
+    np.testing.assert_allclose(j.d[slider.REL_ROTATION:slider.REL_ROTATION + 4],
                                [-0.25526036263124319, 0.28434861188441968,
                                 -0.65308047160141625, 0.65381489108282143], atol=1e-12)
 
