@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ode
-from engine.ode.collision.geoms.transform import contact_geom_of
 from engine.ode.kernels.detlinalg import matmul
 
 AABB_A = [0.3163560011243911, 2.448486186160097, 1.2019494885383772, 3.4422681986993138,
@@ -124,20 +123,20 @@ def test_contact_geom_resolution_follows_info_level_by_level():
     outer = ode.dCreateGeomTransform(None)
     ode.dGeomTransformSetGeom(outer, tr)
     s = ode.dCreateSphere(None, 1)
-    assert contact_geom_of(s) is s
+    assert s.contact_geom() is s
     # ODE (scene C): outer info 1 -> outer; outer 0 -> what the inner names
     for i_outer, i_inner, expected in ((1, 0, outer), (1, 1, outer), (0, 1, tr), (0, 0, box)):
         ode.dGeomTransformSetInfo(outer, i_outer)
         ode.dGeomTransformSetInfo(tr, i_inner)
-        assert contact_geom_of(outer) is expected
+        assert outer.contact_geom() is expected
     ode.dGeomTransformSetGeom(outer, None)
     ode.dGeomTransformSetInfo(outer, 0)
-    assert contact_geom_of(outer) is outer
+    assert outer.contact_geom() is outer
 
 
 def test_info0_contacts_name_the_encapsulated_geom():
     # ODE 0.16.2: with info 0 the contacts' g1 (g2 when swapped) is the box.
-    # Needs dispatch.py to name geoms through transform.contact_geom_of.
+    # Needs dispatch.py to name geoms through Geom.contact_geom.
     tr, box, plane = scene_a()
     assert all(c.g1 is box and c.g2 is plane for c in ode.dCollide(tr, plane, 8))
     assert all(c.g1 is plane and c.g2 is box for c in ode.dCollide(plane, tr, 8))
