@@ -34,7 +34,7 @@ from engine.ode.constants import dJointTypePR
 from engine.ode.joints.anchors import body_arrays, get_axis1, set_anchors, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
-from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec
@@ -77,59 +77,59 @@ class PRJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Prismatic position (m): P · ((body 1 centre + offset) - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, OFFSET, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, OFFSET, b0, bodies) + bodies.pos[b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(bodies.R[b1], d[A2:A2 + 3]) + bodies.pos[b1]
     else:
         q -= d[A2:A2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AXP1, b0, B), q)
+    return dot3(world_axis1(d, AXP1, b0, bodies), q)
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 4
     lo = d[LIMP + LM_LO]
     hi = d[LIMP + LM_HI]
     d[LIMP + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, LIMP, position(d, jf, b0, b1, B))
+        test_limit(d, LIMP, position(d, jf, b0, b1, bodies))
     if d[LIMP + LM_LIMIT] != 0 or d[LIMP + LM_FMAX] > 0:
         m += 1
     lo = d[LIMR + LM_LO]
     hi = d[LIMR + LM_HI]
     d[LIMR + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, LIMR, hinge_angle(B, b0, b1, d[AXR1:AXR1 + 3], d[QREL:QREL + 4]))
+        test_limit(d, LIMR, hinge_angle(bodies, b0, b1, d[AXR1:AXR1 + 3], d[QREL:QREL + 4]))
     if d[LIMR + LM_LIMIT] != 0 or d[LIMR + LM_FMAX] > 0:
         m += 1
     return m, 4
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    k = wp[WP_FPS] * wp[WP_ERP]
-    pos0 = B[B_POS][b0]
-    axp = world_axis1(d, AXP1, b0, B)
-    ax1 = world_axis1(d, AXR1, b0, B)
-    ax2 = world_axis2(d, AXR2, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    k = wp.fps * wp.erp
+    pos0 = bodies.pos[b0]
+    axp = world_axis1(d, AXP1, b0, bodies)
+    ax1 = world_axis1(d, AXR1, b0, bodies)
+    ax2 = world_axis2(d, AXR2, b1, bodies)
     # dist: from body 1's centre to the anchor on body 2 (sign flipped for a
     # reversed one-body joint, as ODE does)
     wanchor2 = np.zeros(3)
     if b1 >= 0:
-        wanchor2 = mat_vec(B[B_R][b1], d[A2:A2 + 3])
-        dist = wanchor2 + B[B_POS][b1] - pos0
+        wanchor2 = mat_vec(bodies.R[b1], d[A2:A2 + 3])
+        dist = wanchor2 + bodies.pos[b1] - pos0
     elif (jf & JF_REVERSE) != 0:
         dist = pos0 - d[A2:A2 + 3]
     else:
         dist = d[A2:A2 + 3] - pos0
     q = cross3(ax1, axp)
-    J = rows[ROW_J]
-    c = rows[ROW_C]
+    J = rows.J
+    c = rows.c
     # rows 0-1: no relative rotation about P and R x P; the misalignment of
     # the rotoide axes, ax1 x ax2 (≈ the rotation needed), corrected by erp
     J[r, 3:6] = axp
@@ -153,14 +153,14 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 3, 6:9] = -q
         J[r + 3, 9:12] = cross3(q, wanchor2)
     # positional error: the anchor's drift away from body 1's offset point
-    err = dist - world_axis1(d, OFFSET, b0, B)
+    err = dist - world_axis1(d, OFFSET, b0, bodies)
     c[r + 2] = k * dot3(ax1, err)
     c[r + 3] = k * dot3(q, err)
     if b1 < 0 and (jf & JF_REVERSE) != 0:
         axp = -axp
     n = r + 4
-    n += add_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, False)
-    add_limot(d, LIMR, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, LIMP, b0, b1, bodies, wp, rows, n, axp, False)
+    add_limot(d, LIMR, b0, b1, bodies, wp, rows, n, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API

@@ -31,7 +31,7 @@ from engine.ode.constants import dJointTypePU
 from engine.ode.joints.anchors import body_arrays, get_axis1, get_axis2, set_anchors, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axis2
-from engine.ode.joints.layout import B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import LM_FMAX, LM_HI, LM_LIMIT, LM_LO, add_limot, test_limit
 from engine.ode.joints.limot2 import add_two_point_limot
 from engine.ode.kernels.detlinalg import matmul
@@ -123,27 +123,27 @@ def _q_from_2_axes(a, b) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def rest_rotations(d, b0, b1, B) -> None:
+def rest_rotations(d, b0, b1, bodies) -> None:
     """Record qrel1, qrel2: each body's rotation relative to the cross now."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
-    d[QREL1:QREL1 + 4] = qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2))
+    ax1 = world_axis1(d, AX1, b0, bodies)
+    ax2 = world_axis2(d, AX2, b1, bodies)
+    d[QREL1:QREL1 + 4] = qmul1(bodies.q[b0], _q_from_2_axes(ax1, ax2))
     qc = _q_from_2_axes(ax2, ax1)
-    d[QREL2:QREL2 + 4] = qmul1(B[B_Q][b1], qc) if b1 >= 0 else qc
+    d[QREL2:QREL2 + 4] = qmul1(bodies.q[b1], qc) if b1 >= 0 else qc
 
 
 @njit(cache=True, nogil=True)
-def _angle2_of(d, b1, B, qc) -> float:
+def _angle2_of(d, b1, bodies, qc) -> float:
     """Angle about axis 2 (rad) from the cross's rotation ``qc`` as seen by body 2."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b1], qc), d[QREL2:QREL2 + 4])
+        qrel = qmul2(qmul1(bodies.q[b1], qc), d[QREL2:QREL2 + 4])
     else:
         qrel = qmul2(qc, d[QREL2:QREL2 + 4])
     return -angle_from_rel_quat(qrel, d[AX2:AX2 + 3])
 
 
 @njit(cache=True, nogil=True)
-def angles(d, b0, b1, B) -> tuple:
+def angles(d, b0, b1, bodies) -> tuple:
     """(angle about axis 1, angle about axis 2) in rad, internal body order.
 
     The cross's frame is built from the two current axes (x along axis 1,
@@ -153,38 +153,38 @@ def angles(d, b0, b1, B) -> tuple:
     axes (exactly the frame built the other way round when both are unit
     vectors; axis 2 of a one-body joint is kept as given, not normalized).
     """
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+    ax1 = world_axis1(d, AX1, b0, bodies)
+    ax2 = world_axis2(d, AX2, b1, bodies)
     qc = _q_from_2_axes(ax1, ax2)
-    qrel = qmul2(qmul1(B[B_Q][b0], qc), d[QREL1:QREL1 + 4])
+    qrel = qmul2(qmul1(bodies.q[b0], qc), d[QREL1:QREL1 + 4])
     a1 = angle_from_rel_quat(qrel, d[AX1:AX1 + 3])
     half = np.zeros(4)
     half[1:4] = ax1 + ax2
     half[1:4] /= math.sqrt(dot3(half[1:4], half[1:4]))
-    return a1, _angle2_of(d, b1, B, qmul0(half, qc))
+    return a1, _angle2_of(d, b1, bodies, qmul0(half, qc))
 
 
 @njit(cache=True, nogil=True)
-def angle2(d, b0, b1, B) -> float:
+def angle2(d, b0, b1, bodies) -> float:
     """Angle about axis 2 alone (rad), ODE's getAngle2: the cross's frame
     built from axis 2 then axis 1."""
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
-    return _angle2_of(d, b1, B, _q_from_2_axes(ax2, ax1))
+    ax1 = world_axis1(d, AX1, b0, bodies)
+    ax2 = world_axis2(d, AX2, b1, bodies)
+    return _angle2_of(d, b1, bodies, _q_from_2_axes(ax2, ax1))
 
 
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Prismatic position (m): P · (anchor on body 1 - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, A1, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, A1, b0, bodies) + bodies.pos[b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[A2:A2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(bodies.R[b1], d[A2:A2 + 3]) + bodies.pos[b1]
     else:
         q -= d[A2:A2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AXP, b0, B), q)
+    return dot3(world_axis1(d, AXP, b0, bodies), q)
 
 
 @njit(cache=True, nogil=True)
@@ -195,19 +195,19 @@ def _limiting(d, off) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 3
     lo = d[LIMP + LM_LO]
     hi = d[LIMP + LM_HI]
     d[LIMP + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, LIMP, position(d, jf, b0, b1, B))
+        test_limit(d, LIMP, position(d, jf, b0, b1, bodies))
     d[LIM1 + LM_LIMIT] = 0.0
     d[LIM2 + LM_LIMIT] = 0.0
     lim1 = _limiting(d, LIM1)
     lim2 = _limiting(d, LIM2)
     if lim1 or lim2:
-        a1, a2 = angles(d, b0, b1, B)
+        a1, a2 = angles(d, b0, b1, bodies)
         if lim1:
             test_limit(d, LIM1, a1)
         if lim2:
@@ -219,12 +219,12 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    k = wp[WP_FPS] * wp[WP_ERP]
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    ax1 = world_axis1(d, AX1, b0, B)
-    ax2 = world_axis2(d, AX2, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    k = wp.fps * wp.erp
+    J = rows.J
+    c = rows.c
+    ax1 = world_axis1(d, AX1, b0, bodies)
+    ax2 = world_axis2(d, AX2, b1, bodies)
     # row 0: no relative rotation about ax1 x ax2; the cosine between the
     # axes (≈ the angle away from 90°) is corrected by erp per step
     perp = cross3(ax1, ax2)
@@ -236,15 +236,15 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     # rows 1-2: body 2's anchor stays on body 1's line through its anchor
     # along P: no relative velocity of the anchors along p, q normal to P
     reverse_one = b1 < 0 and (jf & JF_REVERSE) != 0
-    axp = d[AXP:AXP + 3].copy() if reverse_one else world_axis1(d, AXP, b0, B)
-    an1 = world_axis1(d, A1, b0, B)
-    an2w = world_axis2(d, A2, b1, B)
+    axp = d[AXP:AXP + 3].copy() if reverse_one else world_axis1(d, AXP, b0, bodies)
+    an1 = world_axis1(d, A1, b0, bodies)
+    an2w = world_axis2(d, A2, b1, bodies)
     if b1 >= 0:
         an2 = an2w
-        an2w = an2w + B[B_POS][b1]
+        an2w = an2w + bodies.pos[b1]
     else:
         an2 = an2w
-    sep = an2w - (an1 + B[B_POS][b0])
+    sep = an2w - (an1 + bodies.pos[b0])
     p, q = plane_space(axp)
     J[r + 1, 0:3] = p
     J[r + 2, 0:3] = q
@@ -258,11 +258,11 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     c[r + 1] = k * dot3(p, sep)
     c[r + 2] = k * dot3(q, sep)
     n = r + 3
-    n += add_limot(d, LIM1, b0, b1, B, wp, rows, n, ax1, True)
-    n += add_limot(d, LIM2, b0, b1, B, wp, rows, n, ax2, True)
+    n += add_limot(d, LIM1, b0, b1, bodies, wp, rows, n, ax1, True)
+    n += add_limot(d, LIM2, b0, b1, bodies, wp, rows, n, ax2, True)
     if reverse_one:
         axp = -axp
-    add_two_point_limot(d, LIMP, b0, b1, B, wp, rows, n, axp, an1, an2)
+    add_two_point_limot(d, LIMP, b0, b1, bodies, wp, rows, n, axp, an1, an2)
 
 
 # ----------------------------------------------------------------------------- API
@@ -407,10 +407,10 @@ def _angle(j, fn: str, n: int) -> float:
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return 0.0
-    B = body_arrays(joint.world)
+    bodies = body_arrays(joint.world)
     if (n == 1) != joint.reversed:
-        return float(angles(joint.d, b0, b1, B)[0])
-    return float(angle2(joint.d, b0, b1, B))
+        return float(angles(joint.d, b0, b1, bodies)[0])
+    return float(angle2(joint.d, b0, b1, bodies))
 
 
 def dJointGetPUAngles(j) -> tuple[float, float]:
