@@ -168,9 +168,10 @@ class Adjacency(NamedTuple):
 
 class Islands(NamedTuple):
     """The step's islands: island i owns ``body_rows[body_start[i]:body_start[i+1]]``
-    and ``joint_rows[joint_start[i]:joint_start[i+1]]``, in ODE's visiting order."""
+    and ``joint_rows[joint_start[i]:joint_start[i+1]]``, in ODE's visiting order.
+    Entries past ``body_start[-1]`` / ``joint_start[-1]`` are unused."""
 
-    body_rows: np.ndarray    #: (bodies in islands,) int64 body rows
+    body_rows: np.ndarray    #: (nbody,) int64 body rows
     body_start: np.ndarray   #: (islands + 1,) int64
-    joint_rows: np.ndarray   #: (joints in islands,) int64 joint rows
+    joint_rows: np.ndarray   #: (njoint,) int64 joint rows
     joint_start: np.ndarray  #: (islands + 1,) int64

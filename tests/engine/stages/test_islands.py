@@ -11,8 +11,10 @@ from tests.engine.stages.builders import bodies, body_table, joints
 
 def _islands(table, js, invmass=None):
     adjacency = build_adjacency(table.count, js)
-    out = find_islands(table, adjacency, js, bodies(table.count, invmass).invmass)
-    return [list(a) for a in out]
+    rows, bstart, jrows, jstart = find_islands(table, adjacency, js,
+                                               bodies(table.count, invmass).invmass)
+    # only the first body_start[-1] / joint_start[-1] entries are islands'
+    return list(rows[:bstart[-1]]), list(bstart), list(jrows[:jstart[-1]]), list(jstart)
 
 
 def test_adjacency_lists_newest_attachment_first_with_the_other_end():
