@@ -34,6 +34,7 @@ from engine.ode import checks
 from engine.ode.constants import dJointTypeHinge2, dParamSuspensionCFM, dParamSuspensionERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import (
+    body_arrays,
     get_anchor1,
     get_anchor2,
     get_axis1,
@@ -206,11 +207,6 @@ def _h2(j, fn: str) -> Hinge2Joint:
     return joint_of(j, fn, Hinge2Joint)
 
 
-def _B(joint: Joint) -> tuple:
-    s = joint.world.bodies
-    return (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
-
-
 def dJointCreateHinge2(w, group=None) -> Hinge2Joint:
     """A new hinge-2 joint (axis 1 x, axis 2 y in the bodies' frames)."""
     return create_joint(Hinge2Joint, w, group, "dJointCreateHinge2")
@@ -302,7 +298,7 @@ def _angle(j, fn: str, kernel) -> float:
     b0, b1 = joint.body_rows()
     if b0 < 0 or b1 < 0:
         return 0.0
-    return float(kernel(joint.d, b0, b1, _B(joint)))
+    return float(kernel(joint.d, b0, b1, body_arrays(joint.world)))
 
 
 def dJointGetHinge2Angle1(j) -> float:

@@ -138,12 +138,14 @@ def _free_bodies(islands):
 
 
 @njit(cache=True, nogil=True)
-def _solve_island(ib, js, nk, m, nub, config, bodies, masses, joints, work, rng_state) -> None:
-    """Constraint forces of an island with ``m`` > 0 rows in ``work`` (``nk``
-    joints with rows, ``nub`` unbounded rows first for Dantzig): λ, per-body
-    Jᵀλ into ``work.cforce`` and the joints' feedback."""
+def _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state) -> None:
+    """Constraint forces of an island whose rows fill_island_rows put in
+    ``work`` (``nk`` joints with rows, at least one row; ``nub`` unbounded
+    rows first for Dantzig): λ, per-body Jᵀλ into ``work.cforce`` and the
+    joints' feedback."""
     order = work.order[:nk]
     offsets = work.offsets[:nk + 1]
+    m = offsets[nk]
     rows = _sliced_rows(work.rows, m)
     jb = work.jb[:m]
     lam = work.lam[:m]
@@ -214,7 +216,7 @@ def step_kernel(config, wp, table, bodies, masses, damping, ad, joints, rng_stat
             nk, nub = order_joints_into(nj, work.ms, work.nubs, not quick, work.order)
             m = fill_island_rows(js, nk, joints, bodies, wp, work)
         if m > 0:
-            _solve_island(ib, js, nk, m, nub, config, bodies, masses, joints, work, rng_state)
+            _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state)
         else:
             for j in js:
                 joints.nrows[j] = 0
