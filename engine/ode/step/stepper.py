@@ -19,9 +19,11 @@ from engine.ode.joints.anchors import body_arrays, joint_arrays
 from engine.ode.joints.layout import MAX_ROWS
 from engine.ode.kernels.bundles import (
     AutoDisable,
+    Bodies,
     BodyTable,
     Damping,
     IslandWork,
+    Joints,
     MassModel,
     Rows,
     StepConfig,
@@ -226,6 +228,18 @@ def step_kernel(config, wp, table, bodies, masses, damping, ad, joints, rng_stat
     return ni
 
 
+@njit(cache=True, nogil=True)
+def _step_entry(config, wp, table, bodies, masses, damping, ad, joints, rng_state):
+    """:func:`step_kernel` called from Python with each bundle passed as the
+    plain tuple of its fields (``tuple(bundle)``): numba's dispatcher types
+    plain tuples in C but named tuples in Python, about 1 µs more per bundle
+    and call, which a small world's step would notice. Named here again, at
+    no cost."""
+    return step_kernel(StepConfig(*config), WorldParams(*wp), BodyTable(*table),
+                       Bodies(*bodies), MassModel(*masses), Damping(*damping),
+                       AutoDisable(*ad), Joints(*joints), rng_state)
+
+
 def _world_params(world: World, h: float) -> WorldParams:
     """The :class:`WorldParams` of ``world`` for a step of ``h`` seconds."""
     return world_params(h, world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
@@ -233,9 +247,10 @@ def _world_params(world: World, h: float) -> WorldParams:
 
 def _step_bundles(world: World) -> tuple:
     """``(table, bodies, masses, damping, ad, joints)``: the bundles of the
-    world's storage arrays the kernel takes, cached on the world until the
-    stores reallocate (they grow by doubling; the auto-disable buffer grows
-    with the largest sample count) or their counts change."""
+    world's storage arrays the kernel takes, each as the plain tuple of its
+    fields (see :func:`_step_entry`), cached on the world until the stores
+    reallocate (they grow by doubling; the auto-disable buffer grows with the
+    largest sample count) or their counts change."""
     s = world.bodies
     jt = world.joints
     key = (s.capacity, id(s.ad_buf), jt.capacity, s.count, jt.count)
@@ -249,7 +264,8 @@ def _step_bundles(world: World) -> tuple:
                       s.ang_damp_thr2)
     ad = AutoDisable(s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples,
                      s.ad_idle_steps, s.ad_idle_time, s.ad_sample_index, s.ad_buf)
-    world.step_args = (table, body_arrays(world), masses, damping, ad, joint_arrays(world))
+    bundles = (table, body_arrays(world), masses, damping, ad, joint_arrays(world))
+    world.step_args = tuple(tuple(b) for b in bundles)
     world.step_args_key = key
     return world.step_args
 
@@ -259,7 +275,8 @@ def run_step(world: World, h: float, quick: bool) -> int:
     jt = world.joints
     config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
                         world.gravity)
-    ni = step_kernel(config, _world_params(world, h), *_step_bundles(world), RNG_STATE)
+    ni = _step_entry(tuple(config), tuple(_world_params(world, h)), *_step_bundles(world),
+                     RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
             continue      # no rows this step: ODE leaves the feedback untouched
