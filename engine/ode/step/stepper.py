@@ -165,15 +165,26 @@ def _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_sta
 
 
 @njit(cache=True, nogil=True)
-def step_kernel(config, wp, table, bodies, masses, damping, ad, joints, rng_state):
+def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields, damping_fields,
+                ad_fields, joint_fields, rng_state):
     """One step of the whole world. Returns the number of islands stepped.
 
-    ``config`` :class:`StepConfig`, ``wp`` :class:`WorldParams`, ``table``
-    :class:`BodyTable`, ``bodies`` :class:`Bodies`, ``masses``
-    :class:`MassModel`, ``damping`` :class:`Damping`, ``ad``
-    :class:`AutoDisable`, ``joints`` :class:`Joints`, ``rng_state`` uint64[1]
-    ODE's generator state (QuickStep's row shuffles).
+    Each bundle arrives as the plain tuple of its fields (``tuple(bundle)``)
+    and is named again here: a :class:`StepConfig`, :class:`WorldParams`,
+    :class:`BodyTable`, :class:`Bodies`, :class:`MassModel`,
+    :class:`Damping`, :class:`AutoDisable` and :class:`Joints`; numba's
+    dispatcher types plain tuples in C but named tuples in Python, about
+    1 µs more per bundle and call, which a small world's step would notice.
+    ``rng_state`` uint64[1] is ODE's generator state (QuickStep's row shuffles).
     """
+    config = StepConfig(*config_fields)
+    wp = WorldParams(*wp_fields)
+    table = BodyTable(*table_fields)
+    bodies = Bodies(*body_fields)
+    masses = MassModel(*mass_fields)
+    damping = Damping(*damping_fields)
+    ad = AutoDisable(*ad_fields)
+    joints = Joints(*joint_fields)
     h = config.h
     quick = config.quick
     adjacency = build_adjacency(table.count, joints)
@@ -228,18 +239,6 @@ def step_kernel(config, wp, table, bodies, masses, damping, ad, joints, rng_stat
     return ni
 
 
-@njit(cache=True, nogil=True)
-def _step_entry(config, wp, table, bodies, masses, damping, ad, joints, rng_state):
-    """:func:`step_kernel` called from Python with each bundle passed as the
-    plain tuple of its fields (``tuple(bundle)``): numba's dispatcher types
-    plain tuples in C but named tuples in Python, about 1 µs more per bundle
-    and call, which a small world's step would notice. Named here again, at
-    no cost."""
-    return step_kernel(StepConfig(*config), WorldParams(*wp), BodyTable(*table),
-                       Bodies(*bodies), MassModel(*masses), Damping(*damping),
-                       AutoDisable(*ad), Joints(*joints), rng_state)
-
-
 def _world_params(world: World, h: float) -> WorldParams:
     """The :class:`WorldParams` of ``world`` for a step of ``h`` seconds."""
     return world_params(h, world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
@@ -248,7 +247,7 @@ def _world_params(world: World, h: float) -> WorldParams:
 def _step_bundles(world: World) -> tuple:
     """``(table, bodies, masses, damping, ad, joints)``: the bundles of the
     world's storage arrays the kernel takes, each as the plain tuple of its
-    fields (see :func:`_step_entry`), cached on the world until the stores
+    fields (see :func:`step_kernel`), cached on the world until the stores
     reallocate (they grow by doubling; the auto-disable buffer grows with the
     largest sample count) or their counts change."""
     s = world.bodies
@@ -275,7 +274,7 @@ def run_step(world: World, h: float, quick: bool) -> int:
     jt = world.joints
     config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
                         world.gravity)
-    ni = _step_entry(tuple(config), tuple(_world_params(world, h)), *_step_bundles(world),
+    ni = step_kernel(tuple(config), tuple(_world_params(world, h)), *_step_bundles(world),
                      RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
