@@ -15,6 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.ode.kernels.bundles import Bodies, Rows, StepConfig
 from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
 
 
@@ -55,12 +56,15 @@ def main(repeats: int = 200) -> None:
     cforce = np.zeros((nb, 6))
     work = np.empty(sor_work_size(s["m"], nb))
     state = np.zeros(1, np.uint64)
+    rows = Rows(s["J"], s["c"], s["cfm"], s["lo"], s["hi"], s["findex"])
+    bodies = Bodies(np.zeros((nb, 3)), np.zeros((nb, 3, 3)), np.zeros((nb, 4)), s["lvel"],
+                    s["avel"], s["facc"], s["tacc"], s["invmass"])
+    config = StepConfig(True, False, 0.01, 20, 1.3, np.zeros(3))
 
     def call() -> None:
         lam[:] = 0.0
-        sor_lcp(s["m"], s["J"], s["jb"], s["c"], s["cfm"], s["lo"], s["hi"], s["findex"],
-                s["bodies"], s["invmass"], s["invI"], s["lvel"], s["avel"], s["facc"], s["tacc"],
-                0.01, 20, 1.3, state, lam, cforce, work)
+        sor_lcp(rows, s["jb"], s["bodies"], bodies, s["invI"], config, state, lam, cforce,
+                work)
 
     call()  # compile / load the cache
     times = []

@@ -1,4 +1,4 @@
-"""Report the engine's import structure: cycles, function-local imports, twice-defined constants.
+"""Report the engine's structure: cycles, local imports, twice-defined constants, signatures.
 
 Run from the repository root::
 
@@ -16,6 +16,12 @@ broken tree too.
   the cycles a function-local import only hides.
 * **Function-local imports**: ``import engine...`` / ``from engine... import``
   statements inside a function or method body.
+* **Long signatures**: functions with more than `MAX_PARAMETERS` parameters
+  (``self``/``cls`` not counted).
+* **Bundles read by position**: ``B[B_R]``, ``rows[ROW_J]``, ``wp[WP_ERP]``,
+  ``wp[0]`` -- a tuple or vector of named things indexed by a constant (the
+  kernels pass named bundles since issue 14; records indexed by their
+  declared field offsets, ``d[AXIS1]``, are not counted).
 * **Twice-defined constants**: module-level assignments of a literal number or
   string (or a tuple of them) to an UPPER_CASE or ``dName`` name that appear in
   more than one module.
@@ -40,9 +46,10 @@ def module_name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
     return ".".join(parts)
 
 
-def engine_modules(package: str = "engine") -> dict[str, pathlib.Path]:
-    """Every module of ``package`` by dotted name."""
-    return {module_name(p): p for p in sorted((ROOT / package).rglob("*.py"))}
+def engine_modules(package: str = "engine", root: pathlib.Path = ROOT) -> dict[str, pathlib.Path]:
+    """Every module of ``package`` under ``root`` by dotted name."""
+    return {module_name(p, root): p for p in sorted((root / package).rglob("*.py"))
+            if "__pycache__" not in p.parts}
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -237,13 +244,20 @@ def module_constants(modules: dict[str, pathlib.Path]) -> dict[str, list[tuple[s
 _RECORD_PACKAGE = "engine.ode.joints."
 
 
+#: Packages that keep their own copy of constants on purpose.
+SEPARATE_COPIES = ("engine.libode",)
+
+
 def duplicated_constants(modules: dict[str, pathlib.Path]) -> dict[str, list[str]]:
     """Constants defined in more than one module: by name, and well-known values by value.
 
     Keys are ``NAME = value`` (the same name with the same value) or, for a value spelled out under
     several names, ``= <value>``; values are ``module.NAME`` entries.
     """
-    consts = module_constants(modules)
+    # engine.libode binds the real ODE and keeps its own copy of ODE's values
+    # (tests/engine/test_libode_backend.py checks them equal to engine.ode's)
+    consts = module_constants({name: path for name, path in modules.items()
+                               if not name.startswith(SEPARATE_COPIES)})
     out = {}
     for const, places in sorted(consts.items()):
         by_text: dict[str, set[str]] = defaultdict(set)
@@ -271,15 +285,56 @@ _WELL_KNOWN_VALUES = {
 }
 
 
+MAX_PARAMETERS = 10
+#: Parameter names that carried positional bundles before issue 14, and the
+#: prefixes of the constants that indexed them.
+BUNDLE_NAMES = frozenset({"wp", "rows", "damping", "ad"})
+BUNDLE_INDEX_PREFIXES = ("B_", "ROW_", "WP_")
+
+
+def long_signatures(modules: dict[str, pathlib.Path]) -> list[str]:
+    """``path:line name (n)`` of every function with more than `MAX_PARAMETERS` parameters."""
+    found = []
+    for path in modules.values():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                n = len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+                n += (a.vararg is not None) + (a.kwarg is not None)
+                if a.args and a.args[0].arg in ("self", "cls"):
+                    n -= 1
+                if n > MAX_PARAMETERS:
+                    found.append(f"{path.name}:{node.lineno} {node.name} ({n})")
+    return found
+
+
+def positional_bundle_reads(modules: dict[str, pathlib.Path]) -> list[str]:
+    """``path:line expression`` of every bundle read by position (module docstring)."""
+    found = []
+    for path in modules.values():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.Subscript):
+                continue
+            index = node.slice
+            by_prefix = isinstance(index, ast.Name) and index.id.startswith(BUNDLE_INDEX_PREFIXES)
+            by_int = (isinstance(node.value, ast.Name) and node.value.id in BUNDLE_NAMES
+                      and isinstance(index, ast.Constant) and isinstance(index.value, int))
+            if by_prefix or by_int:
+                found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the report; exit status 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--verbose", action="store_true", help="list every finding")
+    parser.add_argument("--root", type=pathlib.Path, default=ROOT,
+                        help="measure another checkout (before/after figures)")
     args = parser.parse_args(argv)
-    modules = engine_modules()
+    modules = engine_modules(root=args.root.resolve())
     found_cycles = cycles(module_level_imports(modules))
     runtime_cycles = cycles(module_level_imports(modules, with_local=True))
-    local = function_local_imports(modules)
+    local = function_local_imports(modules, args.root.resolve())
     twice = duplicated_constants(modules)
     print(f"module-level import cycles: {len(found_cycles)}")
     for comp in found_cycles:
@@ -295,6 +350,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
         for const, mods in twice.items():
             print(f"  {const}: {', '.join(mods)}")
+    for title, items in (("functions with more than 10 parameters", long_signatures(modules)),
+                         ("bundles read by position", positional_bundle_reads(modules))):
+        print(f"{title}: {len(items)}")
+        if args.verbose:
+            for line in items:
+                print("  " + line)
     return 0
 
 

@@ -37,6 +37,22 @@ def test_each_constant_is_defined_once():
     assert REPORT.duplicated_constants(MODULES) == {}
 
 
+def test_no_bundle_is_read_by_position():
+    # kernels name their bundles (engine/ode/kernels/bundles.py): B.R, rows.c, wp.erp
+    assert REPORT.positional_bundle_reads(MODULES) == []
+
+
+def test_the_report_sees_bundles_read_by_position_and_long_signatures(tmp_path):
+    pkg = tmp_path / "engine"
+    pkg.mkdir()
+    (pkg / "k.py").write_text("def f(a, b, c, d, e, f, g, h, i, j, k):\n"
+                              "    return B[B_R], rows[ROW_J], wp[0], d[AXIS1]\n")
+    modules = REPORT.engine_modules(root=tmp_path)
+    assert REPORT.positional_bundle_reads(modules) == [
+        "k.py:2 B[B_R]", "k.py:2 rows[ROW_J]", "k.py:2 wp[0]"]
+    assert REPORT.long_signatures(modules) == ["k.py:1 f (11)"]
+
+
 def test_the_report_sees_a_cycle_and_a_local_import(tmp_path):
     # the finder itself: a two-module cycle hidden by a function-local import
     pkg = tmp_path / "engine"

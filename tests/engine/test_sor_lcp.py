@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ode.kernels.bundles import Bodies, Rows, StepConfig
 from engine.ode.rng import rand_int
 from engine.ode.solvers.sor_lcp import shuffle_order, sor_lcp, sor_work_size
 
@@ -54,9 +55,18 @@ def run(s: System, iterations: int, sor_w: float = 1.0, seed: int = 0,
     lam = np.zeros(s.m) if lam0 is None else np.array(lam0, dtype=np.float64)
     cforce = np.full((len(s.invmass), 6), 7.0)  # garbage the kernel must overwrite
     work = np.empty(sor_work_size(s.m, len(s.bodies)))
-    sor_lcp(s.m, s.J, s.jb, s.c, s.cfm, s.lo, s.hi, s.findex, s.bodies, s.invmass, s.invI,
-            s.lvel, s.avel, s.facc, s.tacc, s.h, iterations, sor_w, state, lam, cforce, work)
+    sor_lcp(*kernel_args(s, iterations, sor_w), state, lam, cforce, work)
     return lam, cforce, int(state[0])
+
+
+def kernel_args(s: System, iterations: int, sor_w: float) -> tuple:
+    """sor_lcp's (rows, jb, bodies, body state, invI, config) for system ``s``."""
+    n = len(s.invmass)
+    state = Bodies(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 4)), s.lvel, s.avel,
+                   s.facc, s.tacc, s.invmass)
+    config = StepConfig(True, False, s.h, iterations, sor_w, np.zeros(3))
+    return (Rows(s.J, s.c, s.cfm, s.lo, s.hi, s.findex), s.jb, s.bodies, state, s.invI,
+            config)
 
 
 # ---------------------------------------------------------------- references
@@ -403,8 +413,7 @@ def test_cforce_is_constraint_wrench_and_other_bodies_untouched() -> None:
     lam = np.zeros(s.m)
     cforce = np.full((len(s.invmass), 6), 7.0)
     work = np.empty(sor_work_size(s.m, 3))
-    sor_lcp(s.m, s.J, s.jb, s.c, s.cfm, s.lo, s.hi, s.findex, s.bodies, s.invmass, s.invI,
-            s.lvel, s.avel, s.facc, s.tacc, s.h, 20, 1.3, state, lam, cforce, work)
+    sor_lcp(*kernel_args(s, 20, 1.3), state, lam, cforce, work)
     Jg, _, _ = dense(s)
     expect = (Jg.T @ lam).reshape(-1, 6)
     np.testing.assert_allclose(cforce[s.bodies], expect[s.bodies], rtol=1e-12, atol=1e-12)
@@ -425,8 +434,7 @@ def test_no_rows_zeroes_cforce_and_keeps_rng() -> None:
 def test_work_too_small_raises() -> None:
     s = ball_hang()
     with pytest.raises(ValueError):
-        sor_lcp(s.m, s.J, s.jb, s.c, s.cfm, s.lo, s.hi, s.findex, s.bodies, s.invmass, s.invI,
-                s.lvel, s.avel, s.facc, s.tacc, s.h, 5, 1.0, np.zeros(1, np.uint64),
+        sor_lcp(*kernel_args(s, 5, 1.0), np.zeros(1, np.uint64),
                 np.zeros(3), np.zeros((1, 6)), np.empty(sor_work_size(3, 1) - 1))
 
 

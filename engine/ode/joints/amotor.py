@@ -39,7 +39,7 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.dball import ode_normalize, ode_unit
-from engine.ode.joints.layout import B_R, JF_REVERSE
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot, test_limit
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
@@ -144,7 +144,7 @@ class AMotorJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
+def global_axes(d, di, jf, b0, b1, bodies) -> np.ndarray:
     """The axes in world coordinates, rows of a (3, 3) array.
 
     Euler mode: the axis kept by body 0 (axis 0, or axis 2 when attached as
@@ -152,13 +152,13 @@ def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
     the world), and axis 1 = axis 2 × axis 0, normalized.
     """
     ax = np.zeros((3, 3))
-    R0 = B[B_R][b0]
+    R0 = bodies.R[b0]
     if di[I_MODE] == dAMotorEuler:
         first = 2 if jf & JF_REVERSE else 0
         second = 2 - first
         ax[first] = mat_vec(R0, d[AXES + 3 * first:AXES + 3 * first + 3])
         if b1 >= 0:
-            ax[second] = mat_vec(B[B_R][b1], d[AXES + 3 * second:AXES + 3 * second + 3])
+            ax[second] = mat_vec(bodies.R[b1], d[AXES + 3 * second:AXES + 3 * second + 3])
         else:
             ax[second] = d[AXES + 3 * second:AXES + 3 * second + 3]
         ax[1] = ode_normalize(cross3(ax[2], ax[0]))
@@ -169,14 +169,14 @@ def global_axes(d, di, jf, b0, b1, B) -> np.ndarray:
         if rel == 1:
             ax[i] = mat_vec(R0, a)
         elif rel == 2 and b1 >= 0:
-            ax[i] = mat_vec(B[B_R][b1], a)
+            ax[i] = mat_vec(bodies.R[b1], a)
         else:
             ax[i] = a
     return ax
 
 
 @njit(cache=True, nogil=True)
-def euler_angles(d, jf, b0, b1, B, ax) -> None:
+def euler_angles(d, jf, b0, b1, bodies, ax) -> None:
     """Store the three Euler angles (rad) of the current configuration.
 
     With e0, e1, e2 the global axes, ref1 = original axis 2 carried by the
@@ -185,9 +185,9 @@ def euler_angles(d, jf, b0, b1, B, ax) -> None:
     e0 out of the plane normal to e0 × e1, θ2 the turn of ref2 about e2.
     Each is negated, ODE's sign convention (a positive turn reads negative).
     """
-    ref0 = mat_vec(B[B_R][b0], d[REFERENCE0:REFERENCE0 + 3])
+    ref0 = mat_vec(bodies.R[b0], d[REFERENCE0:REFERENCE0 + 3])
     if b1 >= 0:
-        ref1 = mat_vec(B[B_R][b1], d[REFERENCE1:REFERENCE1 + 3])
+        ref1 = mat_vec(bodies.R[b1], d[REFERENCE1:REFERENCE1 + 3])
     else:
         ref1 = d[REFERENCE1:REFERENCE1 + 3].copy()
     if jf & JF_REVERSE:
@@ -206,9 +206,9 @@ def euler_angles(d, jf, b0, b1, B, ax) -> None:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     if di[I_MODE] == dAMotorEuler:
-        euler_angles(d, jf, b0, b1, B, global_axes(d, di, jf, b0, b1, B))
+        euler_angles(d, jf, b0, b1, bodies, global_axes(d, di, jf, b0, b1, bodies))
     m = 0
     for i in range(di[I_AXIS_COUNT]):
         off = LIMOT_BLOCKS + i * LM_SIZE
@@ -219,8 +219,8 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    ax = global_axes(d, di, jf, b0, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    ax = global_axes(d, di, jf, b0, b1, bodies)
     if di[I_MODE] == dAMotorEuler:
         # Euler angle k is constant when w1 − w0 has no component along these
         # (ODE's choice): e1 × e2 for θ0, e1 for θ1, e0 × e1 for θ2
@@ -230,7 +230,8 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         ax[2] = a2
     k = r
     for i in range(di[I_AXIS_COUNT]):
-        k += add_limot(d, LIMOT_BLOCKS + i * LM_SIZE, b0, b1, B, wp, rows, k, ax[i].copy(), True)
+        k += add_limot(d, LIMOT_BLOCKS + i * LM_SIZE, b0, b1, bodies, wp, rows, k, ax[i].copy(),
+                       True)
 
 
 # ----------------------------------------------------------------------------- API

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from engine.ode.errors import ODEError
+from engine.ode.kernels.bundles import Bodies, Joints
 from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.rotation import safe_normalize3
 
@@ -115,7 +116,16 @@ def get_axis2(joint, off: int) -> np.ndarray:
     return matmul(f1[1], joint.d[off:off + 3])
 
 
-def body_arrays(world) -> tuple:
-    """The body tuple B of :mod:`engine.ode.joints.layout` for Python-side kernel calls."""
+def body_arrays(world) -> Bodies:
+    """The world's :class:`~engine.ode.kernels.bundles.Bodies` (its storage
+    arrays, no copies) for Python-side joint kernel calls."""
     s = world.bodies
-    return (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
+    return Bodies(s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
+
+
+def joint_arrays(world) -> Joints:
+    """The world's :class:`~engine.ode.kernels.bundles.Joints` (its joint
+    store's arrays, no copies) for kernel calls."""
+    jt = world.joints
+    return Joints(jt.count, jt.type, jt.body, jt.flags, jt.attach_seq, jt.data, jt.idata,
+                  jt.feedback, jt.lam, jt.nrows)

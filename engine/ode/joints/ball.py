@@ -16,7 +16,6 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import get_anchor1, get_anchor2, set_anchors
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball
-from engine.ode.joints.layout import ROW_CFM
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 
@@ -63,15 +62,15 @@ class BallJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     return 3, 3
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, d[ERP])
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, bodies, wp, rows, r, d[ERP])
     for k in range(3):
-        rows[ROW_CFM][r + k] = d[CFM]
+        rows.cfm[r + k] = d[CFM]
 
 
 def dJointCreateBall(w, group=None) -> BallJoint:

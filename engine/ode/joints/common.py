@@ -13,27 +13,26 @@ import math
 import numpy as np
 from numba import njit
 
-from engine.ode.joints.layout import B_POS, B_Q, B_R, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.kernels import detmath
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space, qmul1, qmul2, qmul3
 
 
 @njit(cache=True, nogil=True)
-def world_axis1(d, off, b0, B) -> np.ndarray:
+def world_axis1(d, off, b0, bodies) -> np.ndarray:
     """Body-0 direction at ``d[off:off+3]`` in world coordinates."""
-    return mat_vec(B[B_R][b0], d[off:off + 3])
+    return mat_vec(bodies.R[b0], d[off:off + 3])
 
 
 @njit(cache=True, nogil=True)
-def world_axis2(d, off, b1, B) -> np.ndarray:
+def world_axis2(d, off, b1, bodies) -> np.ndarray:
     """Body-1 direction at ``d[off:off+3]`` in world coordinates (as is if b1 < 0)."""
     if b1 >= 0:
-        return mat_vec(B[B_R][b1], d[off:off + 3])
+        return mat_vec(bodies.R[b1], d[off:off + 3])
     return d[off:off + 3].copy()
 
 
 @njit(cache=True, nogil=True)
-def set_ball(d, a1, a2, b0, b1, B, wp, rows, r, erp) -> None:
+def set_ball(d, a1, a2, b0, b1, bodies, wp, rows, r, erp) -> None:
     """Three rows making body 0's anchor (``d[a1:]``) meet body 1's (``d[a2:]``).
 
     Row k constrains world axis k: v0 + w0 x p0 = v1 + w1 x p1 where p0, p1
@@ -41,9 +40,9 @@ def set_ball(d, a1, a2, b0, b1, B, wp, rows, r, erp) -> None:
     on the linear part and -[p0]x e_k = p0 x e_k on the angular part. The
     right-hand side pulls the anchors together by erp of their gap per step.
     """
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    p0 = mat_vec(B[B_R][b0], d[a1:a1 + 3])
+    J = rows.J
+    c = rows.c
+    p0 = mat_vec(bodies.R[b0], d[a1:a1 + 3])
     for k in range(3):
         J[r + k, k] = 1.0
     # angular part of body 0: (p0 x e_k) for row k
@@ -53,10 +52,10 @@ def set_ball(d, a1, a2, b0, b1, B, wp, rows, r, erp) -> None:
     J[r + 1, 5] = p0[0]
     J[r + 2, 3] = p0[1]
     J[r + 2, 4] = -p0[0]
-    k_erp = wp[WP_FPS] * erp
-    pos0 = B[B_POS][b0]
+    k_erp = wp.fps * erp
+    pos0 = bodies.pos[b0]
     if b1 >= 0:
-        p1 = mat_vec(B[B_R][b1], d[a2:a2 + 3])
+        p1 = mat_vec(bodies.R[b1], d[a2:a2 + 3])
         for k in range(3):
             J[r + k, 6 + k] = -1.0
         J[r, 10] = -p1[2]
@@ -65,7 +64,7 @@ def set_ball(d, a1, a2, b0, b1, B, wp, rows, r, erp) -> None:
         J[r + 1, 11] = -p1[0]
         J[r + 2, 9] = -p1[1]
         J[r + 2, 10] = p1[0]
-        pos1 = B[B_POS][b1]
+        pos1 = bodies.pos[b1]
         for k in range(3):
             c[r + k] = k_erp * (p1[k] + pos1[k] - p0[k] - pos0[k])
     else:
@@ -74,36 +73,36 @@ def set_ball(d, a1, a2, b0, b1, B, wp, rows, r, erp) -> None:
 
 
 @njit(cache=True, nogil=True)
-def set_ball2(d, a1, a2, b0, b1, B, wp, rows, r, axis, erp1) -> None:
+def set_ball2(d, a1, a2, b0, b1, bodies, wp, rows, r, axis, erp1) -> None:
     """Like :func:`set_ball` but along (axis, p, q) with ``axis`` a world unit
     vector; the first row uses ``erp1`` instead of the world ERP."""
-    J = rows[ROW_J]
-    c = rows[ROW_C]
+    J = rows.J
+    c = rows.c
     p, q = plane_space(axis)
-    p0 = mat_vec(B[B_R][b0], d[a1:a1 + 3])
+    p0 = mat_vec(bodies.R[b0], d[a1:a1 + 3])
     dirs = (axis, p, q)
     for k in range(3):
         e = dirs[k]
         J[r + k, 0:3] = e
         J[r + k, 3:6] = cross3(p0, e)
-    a1w = p0 + B[B_POS][b0]
+    a1w = p0 + bodies.pos[b0]
     if b1 >= 0:
-        p1 = mat_vec(B[B_R][b1], d[a2:a2 + 3])
+        p1 = mat_vec(bodies.R[b1], d[a2:a2 + 3])
         for k in range(3):
             e = dirs[k]
             J[r + k, 6:9] = -e
             J[r + k, 9:12] = cross3(e, p1)
-        gap = p1 + B[B_POS][b1] - a1w
+        gap = p1 + bodies.pos[b1] - a1w
     else:
         gap = d[a2:a2 + 3] - a1w
-    fps = wp[WP_FPS]
+    fps = wp.fps
     c[r] = fps * erp1 * dot3(axis, gap)
-    c[r + 1] = fps * wp[WP_ERP] * dot3(p, gap)
-    c[r + 2] = fps * wp[WP_ERP] * dot3(q, gap)
+    c[r + 1] = fps * wp.erp * dot3(p, gap)
+    c[r + 2] = fps * wp.erp * dot3(q, gap)
 
 
 @njit(cache=True, nogil=True)
-def set_fixed_orientation(qrel, b0, b1, B, wp, rows, r, erp) -> None:
+def set_fixed_orientation(qrel, b0, b1, bodies, wp, rows, r, erp) -> None:
     """Three rows locking the relative rotation of the bodies at ``qrel``.
 
     The rotation error q_err (body 1 relative to body 0, compared with
@@ -111,22 +110,22 @@ def set_fixed_orientation(qrel, b0, b1, B, wp, rows, r, erp) -> None:
     velocity erp·fps·θ·u ≈ erp·fps·2·v with v the vector part, expressed in
     world coordinates through body 0's rotation.
     """
-    J = rows[ROW_J]
-    c = rows[ROW_C]
+    J = rows.J
+    c = rows.c
     for k in range(3):
         J[r + k, 3 + k] = 1.0
     if b1 >= 0:
         for k in range(3):
             J[r + k, 9 + k] = -1.0
-        qerr = qmul2(qmul1(B[B_Q][b0], B[B_Q][b1]), qrel)
+        qerr = qmul2(qmul1(bodies.q[b0], bodies.q[b1]), qrel)
     else:
-        qerr = qmul3(B[B_Q][b0], qrel)
+        qerr = qmul3(bodies.q[b0], qrel)
     if qerr[0] < 0:
         qerr[1] = -qerr[1]
         qerr[2] = -qerr[2]
         qerr[3] = -qerr[3]
-    e = mat_vec(B[B_R][b0], qerr[1:4])
-    k2 = wp[WP_FPS] * erp * 2.0
+    e = mat_vec(bodies.R[b0], qerr[1:4])
+    k2 = wp.fps * erp * 2.0
     for k in range(3):
         c[r + k] = k2 * e[k]
 
@@ -151,22 +150,22 @@ def angle_from_rel_quat(qrel: np.ndarray, axis: np.ndarray) -> float:
 
 
 @njit(cache=True, nogil=True)
-def hinge_angle(B, b0, b1, axis, q_initial) -> float:
+def hinge_angle(bodies, b0, b1, axis, q_initial) -> float:
     """Angle of body 1 relative to body 0 (or to the world if b1 < 0) about
     ``axis`` (body-0 frame), zero at the relative rotation ``q_initial``."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b0], B[B_Q][b1]), q_initial)
+        qrel = qmul2(qmul1(bodies.q[b0], bodies.q[b1]), q_initial)
     else:
-        qrel = qmul3(B[B_Q][b0], q_initial)
+        qrel = qmul3(bodies.q[b0], q_initial)
     return angle_from_rel_quat(qrel, axis)
 
 
 @njit(cache=True, nogil=True)
-def initial_rel_rotation(B, b0, b1) -> np.ndarray:
+def initial_rel_rotation(bodies, b0, b1) -> np.ndarray:
     """Relative rotation body 0 -> body 1, or the inverse of body 0's if b1 < 0."""
-    q0 = B[B_Q][b0]
+    q0 = bodies.q[b0]
     if b1 >= 0:
-        return qmul1(q0, B[B_Q][b1])
+        return qmul1(q0, bodies.q[b1])
     out = np.empty(4)
     out[0] = q0[0]
     out[1] = -q0[1]

@@ -59,22 +59,7 @@ from engine.ode.constants import (
 )
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, _destroy, _group_of
-from engine.ode.joints.layout import (
-    B_AVEL,
-    B_LVEL,
-    B_POS,
-    JF_REVERSE,
-    ROW_C,
-    ROW_CFM,
-    ROW_FINDEX,
-    ROW_HI,
-    ROW_J,
-    ROW_LO,
-    WP_ERP,
-    WP_FPS,
-    WP_LAYER,
-    WP_MAX_VEL,
-)
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.record import JointRecord
 from engine.ode.structs import dContact, dContactGeom
 from engine.ode.world import World, world_of
@@ -172,7 +157,7 @@ def _count_coefficient(d, off, zero_counts):
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """(rows, unbounded rows) of the contact; remembers the row count in di."""
     mode = di[I_MODE]
     m = 1
@@ -239,20 +224,20 @@ def _point_row(J, r, s, t, b1):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _normal_rhs(d, mode, b0, b1, B, wp, J, r):
+def _normal_rhs(d, mode, b0, b1, bodies, wp, J, r):
     """Right-hand side (m/s) of the non-penetration row r whose J is set."""
-    erp = d[SOFT_ERP] if mode & dContactSoftERP else wp[WP_ERP]
+    erp = d[SOFT_ERP] if mode & dContactSoftERP else wp.erp
     # only the penetration beyond the surface layer is corrected
-    depth = d[DEPTH] - wp[WP_LAYER]
+    depth = d[DEPTH] - wp.surface_layer
     if depth < 0.0:
         depth = 0.0
     motion_n = d[MOTIONN] if mode & dContactMotionN else 0.0
-    rhs = min(wp[WP_FPS] * erp * depth + motion_n, wp[WP_MAX_VEL])
+    rhs = min(wp.fps * erp * depth + motion_n, wp.max_correcting_vel)
     if mode & dContactBounce and d[BOUNCE_VEL] >= 0.0:
         # separating speed J·v (negative while approaching); the bounce target
         # is not capped by the max correcting velocity
-        lv = B[B_LVEL]
-        av = B[B_AVEL]
+        lv = bodies.lvel
+        av = bodies.avel
         out = 0.0
         for k in range(3):
             out += J[r, k] * lv[b0, k] + J[r, 3 + k] * av[b0, k]
@@ -268,10 +253,10 @@ def _normal_rhs(d, mode, b0, b1, B, wp, J, r):
 def _bounds(rows, r, coef, proportional):
     """Row r's force bounds ±coef (N or N·m; times the normal force, row 0 of
     the joint, when ``proportional``)."""
-    rows[ROW_LO][r] = -coef
-    rows[ROW_HI][r] = coef
+    rows.lo[r] = -coef
+    rows.hi[r] = coef
     if proportional:
-        rows[ROW_FINDEX][r] = 0
+        rows.findex[r] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -286,24 +271,24 @@ def _rolling_row(J, r, s, ax, b1):
 @njit(cache=True, nogil=True, inline="always")
 def _friction_rows(d, mode, s, b1, rows, r):
     """Friction and rolling rows from row r on; returns the next free row."""
-    J = rows[ROW_J]
+    J = rows.J
     mu = d[MU]
     if mu > 0.0:
         _point_row(J, r, s, SCRATCH_DIR1, b1)
         _bounds(rows, r, mu, mode & dContactApprox1_1)
         if mode & dContactMotion1:
-            rows[ROW_C][r] = d[MOTION1]
+            rows.c[r] = d[MOTION1]
         if mode & dContactSlip1:
-            rows[ROW_CFM][r] = d[SLIP1]
+            rows.cfm[r] = d[SLIP1]
         r += 1
     mu2 = d[MU2] if mode & dContactAxisDep else mu
     if mu2 > 0.0:
         _point_row(J, r, s, SCRATCH_DIR2, b1)
         _bounds(rows, r, mu2, mode & dContactApprox1_2)
         if mode & dContactMotion2:
-            rows[ROW_C][r] = d[MOTION2]
+            rows.c[r] = d[MOTION2]
         if mode & dContactSlip2:
-            rows[ROW_CFM][r] = d[SLIP2]
+            rows.cfm[r] = d[SLIP2]
         r += 1
     if mode & dContactRolling:
         # rolling about t1, about t2, and spinning about the normal
@@ -327,25 +312,25 @@ def _friction_rows(d, mode, s, b1, rows, r):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """Fill the contact's rows r.. (see the module docstring for their order)."""
     mode = di[I_MODE]
     # the lone body of a (NULL, body) attachment sits in slot 0, but the
     # normal points into geom 1's body: flip it
     sign = -1.0 if jf & JF_REVERSE else 1.0
     s = d
-    bpos = B[B_POS]
+    bpos = bodies.pos
     for k in range(3):
         s[SCRATCH_NORMAL + k] = sign * d[NORMAL + k]
         s[SCRATCH_ARM1 + k] = d[POS + k] - bpos[b0, k]
         s[SCRATCH_ARM2 + k] = d[POS + k] - bpos[b1, k] if b1 >= 0 else 0.0
-    J = rows[ROW_J]
+    J = rows.J
     _point_row(J, r, s, SCRATCH_NORMAL, b1)
-    rows[ROW_C][r] = _normal_rhs(d, mode, b0, b1, B, wp, J, r)
+    rows.c[r] = _normal_rhs(d, mode, b0, b1, bodies, wp, J, r)
     if mode & dContactSoftCFM:
-        rows[ROW_CFM][r] = d[SOFT_CFM]
-    rows[ROW_LO][r] = 0.0
-    rows[ROW_HI][r] = math.inf
+        rows.cfm[r] = d[SOFT_CFM]
+    rows.lo[r] = 0.0
+    rows.hi[r] = math.inf
     if di[I_ROWS] <= 1:
         return
     if mode & dContactFDir1:
@@ -384,10 +369,13 @@ def _clamped_count(v, zero_counts):
 
 
 @njit(cache=True, nogil=True)
-def count_island_rows(jtype, d, di, js, ms, nubs) -> None:
+def count_island_rows(joints, js, ms, nubs) -> None:
     """info1 of the contacts among the joints ``js`` (store rows; others are
-    left alone): ``ms[i]``, ``nubs[i]``; clamps negative coefficients in ``d``
-    and remembers the row count in ``di[j, I_ROWS]``."""
+    left alone): ``ms[i]``, ``nubs[i]``; clamps negative coefficients in
+    ``joints.data`` and remembers the row count in ``joints.idata[j, I_ROWS]``."""
+    jtype = joints.type
+    d = joints.data
+    di = joints.idata
     for i in range(js.shape[0]):
         j = js[i]
         if jtype[j] != dJointTypeContact:
@@ -442,11 +430,24 @@ def _direction(q, n0, n1, n2, t10, t11, t12, t20, t21, t22):
 
 
 @njit(cache=True, nogil=True)
-def fill_island_rows(jtype, jflags, jbody, d, di, js, order, nk, offsets, pos, lvel, avel, wp,
-                     J, c, cfm, lo, hi, findex) -> None:
+def fill_island_rows(joints, js, order, nk, offsets, bodies, wp, rows) -> None:
     """info2 of the contacts among the joints ``js[order[k]]``, k < nk, into
-    their preset rows ``offsets[k]``.. of the island's arrays (``findex``
+    their preset rows ``offsets[k]``.. of the island's ``rows`` (``findex``
     island-relative); same values as :func:`info2`."""
+    jtype = joints.type
+    jflags = joints.flags
+    jbody = joints.body
+    d = joints.data
+    di = joints.idata
+    pos = bodies.pos
+    lvel = bodies.lvel
+    avel = bodies.avel
+    J = rows.J
+    c = rows.c
+    cfm = rows.cfm
+    lo = rows.lo
+    hi = rows.hi
+    findex = rows.findex
     for kk in range(nk):
         j = js[order[kk]]
         if jtype[j] != dJointTypeContact:
@@ -487,12 +488,12 @@ def fill_island_rows(jtype, jflags, jbody, d, di, js, order, nk, offsets, pos, l
             J[r, 10] = a10
             J[r, 11] = a11
         # its right-hand side (see _normal_rhs)
-        erp = d[j, SOFT_ERP] if mode & dContactSoftERP else wp[WP_ERP]
-        depth = d[j, DEPTH] - wp[WP_LAYER]
+        erp = d[j, SOFT_ERP] if mode & dContactSoftERP else wp.erp
+        depth = d[j, DEPTH] - wp.surface_layer
         if depth < 0.0:
             depth = 0.0
         motion_n = d[j, MOTIONN] if mode & dContactMotionN else 0.0
-        rhs = min(wp[WP_FPS] * erp * depth + motion_n, wp[WP_MAX_VEL])
+        rhs = min(wp.fps * erp * depth + motion_n, wp.max_correcting_vel)
         if mode & dContactBounce and d[j, BOUNCE_VEL] >= 0.0:
             out = 0.0
             for k in range(3):

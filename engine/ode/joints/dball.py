@@ -22,7 +22,6 @@ from engine.ode import checks
 from engine.ode.constants import dJointTypeDBall, dParamCFM, dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_FPS
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul, norm
 from engine.ode.kernels.vec import cross3, mat_vec
@@ -112,14 +111,14 @@ class DBallJoint(DistanceJoint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def anchors_world(d, b0, b1, B):
+def anchors_world(d, b0, b1, bodies):
     """World anchors and anchors relative to the body centres, (3,) each, m:
     (anchor 1, anchor 2, anchor 1 − centre 0, anchor 2 − centre 1 or zeros)."""
-    rel1 = mat_vec(B[B_R][b0], d[ANCHOR1:ANCHOR1 + 3])
-    g1 = rel1 + B[B_POS][b0]
+    rel1 = mat_vec(bodies.R[b0], d[ANCHOR1:ANCHOR1 + 3])
+    g1 = rel1 + bodies.pos[b0]
     if b1 >= 0:
-        rel2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
-        g2 = rel2 + B[B_POS][b1]
+        rel2 = mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3])
+        g2 = rel2 + bodies.pos[b1]
     else:
         rel2 = np.zeros(3)
         g2 = d[ANCHOR2:ANCHOR2 + 3].copy()
@@ -151,7 +150,7 @@ def _norm(v) -> float:
 
 
 @njit(cache=True, nogil=True)
-def distance_row(d, b0, b1, B, wp, rows, r) -> None:
+def distance_row(d, b0, b1, bodies, wp, rows, r) -> None:
     """Row ``r``: the rate of change of the anchor distance equals
     fps·erp·(target − distance).
 
@@ -161,34 +160,34 @@ def distance_row(d, b0, b1, B, wp, rows, r) -> None:
     coincide u is undefined: the relative anchor velocity is used instead,
     or +x when that vanishes too.
     """
-    g1, g2, rel1, rel2 = anchors_world(d, b0, b1, B)
+    g1, g2, rel1, rel2 = anchors_world(d, b0, b1, bodies)
     u = g1 - g2
     dist = _norm(u)
     if dist < _MIN_LENGTH:
-        u = B[B_LVEL][b0] + cross3(B[B_AVEL][b0], rel1)
+        u = bodies.lvel[b0] + cross3(bodies.avel[b0], rel1)
         if b1 >= 0:
-            u = u - B[B_LVEL][b1] - cross3(B[B_AVEL][b1], rel2)
+            u = u - bodies.lvel[b1] - cross3(bodies.avel[b1], rel2)
         if _norm(u) < _MIN_LENGTH:
             u = np.array([1.0, 0.0, 0.0])
     u = ode_normalize(u)
-    J = rows[ROW_J]
+    J = rows.J
     J[r, 0:3] = u
     J[r, 3:6] = cross3(rel1, u)
     if b1 >= 0:
         J[r, 6:9] = -u
         J[r, 9:12] = cross3(u, rel2)
-    rows[ROW_C][r] = wp[WP_FPS] * d[ERP] * (d[DISTANCE] - dist)
-    rows[ROW_CFM][r] = d[CFM]
+    rows.c[r] = wp.fps * d[ERP] * (d[DISTANCE] - dist)
+    rows.cfm[r] = d[CFM]
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     return 1, 1
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    distance_row(d, b0, b1, B, wp, rows, r)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    distance_row(d, b0, b1, bodies, wp, rows, r)
 
 
 # ----------------------------------------------------------------------------- API

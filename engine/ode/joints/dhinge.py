@@ -31,7 +31,6 @@ from engine.ode.joints.dball import (
     ode_unit,
 )
 from engine.ode.joints.dball import RECORD as DBALL_RECORD
-from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_J, WP_FPS
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import cross3, dot3, mat_vec, plane_space
 
@@ -49,19 +48,19 @@ class DHingeJoint(DistanceJoint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     return 4, 4
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    distance_row(d, b0, b1, B, wp, rows, r)
-    ax1 = mat_vec(B[B_R][b0], d[AXIS1:AXIS1 + 3])
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    distance_row(d, b0, b1, bodies, wp, rows, r)
+    ax1 = mat_vec(bodies.R[b0], d[AXIS1:AXIS1 + 3])
     if dot3(ax1, ax1) == 0.0:
         return
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    k = wp[WP_FPS] * d[ERP]
+    J = rows.J
+    c = rows.c
+    k = wp.fps * d[ERP]
     # rows 1, 2: no relative rotation about p and q, the normals of the axis;
     # the misalignment ax1 × ax2 (≈ the rotation that would realign the
     # axes) is corrected by erp of it per step
@@ -71,7 +70,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 >= 0:
         J[r + 1, 9:12] = -p
         J[r + 2, 9:12] = -q
-        ax2 = mat_vec(B[B_R][b1], d[AXIS2:AXIS2 + 3])
+        ax2 = mat_vec(bodies.R[b1], d[AXIS2:AXIS2 + 3])
     else:
         ax2 = d[AXIS2:AXIS2 + 3].copy()
     err = cross3(ax1, ax2)
@@ -81,15 +80,15 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     # of the body centres so that the pair of forces makes no torque couple
     J[r + 3, 0:3] = ax1
     if b1 >= 0:
-        h = 0.5 * (B[B_POS][b1] - B[B_POS][b0])
+        h = 0.5 * (bodies.pos[b1] - bodies.pos[b0])
         t = cross3(h, ax1)
         J[r + 3, 3:6] = t
         J[r + 3, 6:9] = -ax1
         J[r + 3, 9:12] = t
-        g2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
+        g2 = mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3]) + bodies.pos[b1]
     else:
         g2 = d[ANCHOR2:ANCHOR2 + 3].copy()
-    g1 = mat_vec(B[B_R][b0], d[ANCHOR1:ANCHOR1 + 3]) + B[B_POS][b0]
+    g1 = mat_vec(bodies.R[b0], d[ANCHOR1:ANCHOR1 + 3]) + bodies.pos[b0]
     # both anchors should lie in one plane perpendicular to the axis
     c[r + 3] = -k * dot3(ax1, g1 - g2)
 

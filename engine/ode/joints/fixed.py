@@ -26,7 +26,6 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation
-from engine.ode.joints.layout import B_POS, B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
@@ -69,25 +68,25 @@ class FixedJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """Always 6 unbounded rows."""
     return 6, 6
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """Rows 0-2 position (joint ERP/CFM), 3-5 rotation (world ERP/CFM)."""
-    J = rows[ROW_J]
-    c = rows[ROW_C]
+    J = rows.J
+    c = rows.c
     # rows 3-5: no relative rotation
-    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, B, wp, rows, r + 3, wp[WP_ERP])
+    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, bodies, wp, rows, r + 3, wp.erp)
     # rows 0-2: body 1's centre stays at -ofs from body 0's centre, i.e. the
     # point x0 - ofs of body 0 (velocity v0 + ofs x w0) moves with body 1
     for k in range(3):
         J[r + k, k] = 1.0
-    kerp = wp[WP_FPS] * d[ERP]
-    pos0 = B[B_POS][b0]
-    ofs = mat_vec(B[B_R][b0], d[OFFSET:OFFSET + 3])
+    kerp = wp.fps * d[ERP]
+    pos0 = bodies.pos[b0]
+    ofs = mat_vec(bodies.R[b0], d[OFFSET:OFFSET + 3])
     if b1 >= 0:
         # angular part of body 0: the cross-product matrix [ofs]x
         J[r, 4] = -ofs[2]
@@ -96,7 +95,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 1, 5] = -ofs[0]
         J[r + 2, 3] = -ofs[1]
         J[r + 2, 4] = ofs[0]
-        pos1 = B[B_POS][b1]
+        pos1 = bodies.pos[b1]
         for k in range(3):
             J[r + k, 6 + k] = -1.0
             c[r + k] = kerp * (pos1[k] - pos0[k] + ofs[k])
@@ -104,7 +103,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         for k in range(3):
             c[r + k] = kerp * (d[OFFSET + k] - pos0[k])
     for k in range(3):
-        rows[ROW_CFM][r + k] = d[CFM]
+        rows.cfm[r + k] = d[CFM]
 
 
 # ----------------------------------------------------------------------------- API

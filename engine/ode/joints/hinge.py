@@ -48,7 +48,6 @@ from engine.ode.joints.common import (
     set_ball2,
     world_axis1,
 )
-from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -137,18 +136,18 @@ class HingeJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def angle(d, b0, b1, B) -> float:
+def angle(d, b0, b1, bodies) -> float:
     """Hinge angle (rad) in the internal body order (not sign-corrected for reversal)."""
-    return hinge_angle(B, b0, b1, d[AXIS1:AXIS1 + 3], d[REL_ROTATION:REL_ROTATION + 4])
+    return hinge_angle(bodies, b0, b1, d[AXIS1:AXIS1 + 3], d[REL_ROTATION:REL_ROTATION + 4])
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 6 if d[LIMOT + LM_FMAX] > 0 else 5
     lo = d[LIMOT + LM_LO]
     hi = d[LIMOT + LM_HI]
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        if test_limit(d, LIMOT, angle(d, b0, b1, B)):
+        if test_limit(d, LIMOT, angle(d, b0, b1, bodies)):
             m = 6
     else:
         d[LIMOT + LM_LIMIT] = 0.0
@@ -156,31 +155,31 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    ax1 = world_axis1(d, AXIS1, b0, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
     if di[I_HAS_SUSPENSION] != 0:
-        susp = world_axis1(d, SUSPENSION_AXIS, b0, B)
-        set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, susp, d[SUSPENSION_ERP])
-        rows[ROW_CFM][r] = d[SUSPENSION_CFM]
+        susp = world_axis1(d, SUSPENSION_AXIS, b0, bodies)
+        set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, bodies, wp, rows, r, susp, d[SUSPENSION_ERP])
+        rows.cfm[r] = d[SUSPENSION_CFM]
     else:
-        set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, wp[1])
+        set_ball(d, ANCHOR1, ANCHOR2, b0, b1, bodies, wp, rows, r, wp.erp)
     # two rows: no relative rotation about p and q, the normals of the axis
     p, q = plane_space(ax1)
-    J = rows[ROW_J]
+    J = rows.J
     J[r + 3, 3:6] = p
     J[r + 4, 3:6] = q
     if b1 >= 0:
         J[r + 3, 9:12] = -p
         J[r + 4, 9:12] = -q
-        ax2 = mat_vec(B[B_R][b1], d[AXIS2:AXIS2 + 3])
+        ax2 = mat_vec(bodies.R[b1], d[AXIS2:AXIS2 + 3])
     else:
         ax2 = d[AXIS2:AXIS2 + 3]
     # misalignment ax1 x ax2 ~ rotation needed; erp of it per step along p, q
     err = cross3(ax1, ax2)
-    k = wp[0] * wp[1]
-    rows[ROW_C][r + 3] = k * dot3(err, p)
-    rows[ROW_C][r + 4] = k * dot3(err, q)
-    add_limot(d, LIMOT, b0, b1, B, wp, rows, r + 5, ax1, True)
+    k = wp.fps * wp.erp
+    rows.c[r + 3] = k * dot3(err, p)
+    rows.c[r + 4] = k * dot3(err, q)
+    add_limot(d, LIMOT, b0, b1, bodies, wp, rows, r + 5, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API

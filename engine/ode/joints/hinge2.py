@@ -34,6 +34,7 @@ from engine.ode import checks
 from engine.ode.constants import dJointTypeHinge2, dParamSuspensionCFM, dParamSuspensionERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import (
+    body_arrays,
     get_anchor1,
     get_anchor2,
     get_axis1,
@@ -44,7 +45,6 @@ from engine.ode.joints.anchors import (
 )
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import set_ball2, world_axis1, world_axis2
-from engine.ode.joints.layout import B_R, ROW_C, ROW_CFM, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -166,32 +166,32 @@ class Hinge2Joint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def angle1(d, b0, b1, B) -> float:
+def angle1(d, b0, b1, bodies) -> float:
     """Steering angle (rad): axis 2 seen from body 0, measured in the plane
     (v1, v2) normal to axis 1; the sign makes a turn about +axis1 positive."""
-    p = world_axis2(d, AXIS2, b1, B)
-    q = mat_t_vec(B[B_R][b0], p)
+    p = world_axis2(d, AXIS2, b1, bodies)
+    q = mat_t_vec(bodies.R[b0], p)
     return -detmath.atan2(dot3(d[ANGLE1_REF2:ANGLE1_REF2 + 3], q),
                           dot3(d[ANGLE1_REF1:ANGLE1_REF1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
-def angle2(d, b0, b1, B) -> float:
+def angle2(d, b0, b1, bodies) -> float:
     """Wheel angle (rad): axis 1 seen from body 1, in the plane (w1, w2)."""
-    p = world_axis1(d, AXIS1, b0, B)
-    q = p if b1 < 0 else mat_t_vec(B[B_R][b1], p)
+    p = world_axis1(d, AXIS1, b0, bodies)
+    q = p if b1 < 0 else mat_t_vec(bodies.R[b1], p)
     return -detmath.atan2(dot3(d[ANGLE2_REF2:ANGLE2_REF2 + 3], q),
                           dot3(d[ANGLE2_REF1:ANGLE2_REF1 + 3], q))
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 4
     lo = d[LIMOT1 + LM_LO]
     hi = d[LIMOT1 + LM_HI]
     d[LIMOT1 + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, LIMOT1, angle1(d, b0, b1, B))
+        test_limit(d, LIMOT1, angle1(d, b0, b1, bodies))
     if d[LIMOT1 + LM_LIMIT] != 0 or d[LIMOT1 + LM_FMAX] > 0:
         m += 1
     # axis 2 never has stops, only a motor
@@ -202,39 +202,34 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
     u = cross3(ax1, ax2)
     s = math.sqrt(dot3(u, u))
     c = dot3(ax1, ax2)
-    susp = world_axis1(d, SUSPENSION_AXIS, b0, B) if di[I_HAS_SUSPENSION] != 0 else ax1
-    set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, susp, d[SUSPENSION_ERP])
-    rows[ROW_CFM][r] = d[SUSPENSION_CFM]
+    susp = world_axis1(d, SUSPENSION_AXIS, b0, bodies) if di[I_HAS_SUSPENSION] != 0 else ax1
+    set_ball2(d, ANCHOR1, ANCHOR2, b0, b1, bodies, wp, rows, r, susp, d[SUSPENSION_ERP])
+    rows.cfm[r] = d[SUSPENSION_CFM]
     # keep the angle θ between the axes at its rest value θ0. With u the unit
     # ax1 x ax2, the row's J·v = u·(w0 - w1) = -dθ/dt; asking for
     # erp·fps·sin(θ - θ0) = erp·fps·(c0·s - s0·c) (s = sin θ, c = cos θ)
     # turns θ back toward θ0 by about erp of the error per step
     if s > 0:
         u = u / s
-    J = rows[ROW_J]
+    J = rows.J
     J[r + 3, 3:6] = u
     if b1 >= 0:
         J[r + 3, 9:12] = -u
-    rows[ROW_C][r + 3] = wp[WP_FPS] * wp[WP_ERP] * (d[REST_COS] * s - d[REST_SIN] * c)
+    rows.c[r + 3] = wp.fps * wp.erp * (d[REST_COS] * s - d[REST_SIN] * c)
     k = r + 4
-    k += add_limot(d, LIMOT1, b0, b1, B, wp, rows, k, ax1, True)
-    add_limot(d, LIMOT2, b0, b1, B, wp, rows, k, ax2, True)
+    k += add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, k, ax1, True)
+    add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, k, ax2, True)
 
 
 # ----------------------------------------------------------------------------- API
 def _h2(j, fn: str) -> Hinge2Joint:
     return joint_of(j, fn, Hinge2Joint)
-
-
-def _B(joint: Joint) -> tuple:
-    s = joint.world.bodies
-    return (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
 
 
 def dJointCreateHinge2(w, group=None) -> Hinge2Joint:
@@ -329,7 +324,7 @@ def _angle(j, fn: str, kernel) -> float:
     b0, b1 = joint.body_rows()
     if b0 < 0 or b1 < 0:
         return 0.0
-    return float(kernel(joint.d, b0, b1, _B(joint)))
+    return float(kernel(joint.d, b0, b1, body_arrays(joint.world)))
 
 
 def dJointGetHinge2Angle1(j) -> float:

@@ -29,19 +29,6 @@ from engine.ode.constants import (
     dParamStopERP,
     dParamVel,
 )
-from engine.ode.joints.layout import (
-    B_AVEL,
-    B_FACC,
-    B_LVEL,
-    B_POS,
-    B_TACC,
-    ROW_C,
-    ROW_CFM,
-    ROW_HI,
-    ROW_J,
-    ROW_LO,
-    WP_FPS,
-)
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.vec import cross3, dot3
 
@@ -116,7 +103,7 @@ def test_limit(d, off, position) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
+def add_limot(d, off, b0, b1, bodies, wp, rows, r, ax, rotational) -> int:
     """Fill row ``r`` for the axis ``ax`` (world unit vector) if needed.
 
     Returns the number of rows used (0 or 1). ``rotational`` selects the
@@ -126,7 +113,7 @@ def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
     limit = int(d[off + LM_LIMIT])
     if not powered and limit == 0:
         return 0
-    J = rows[ROW_J]
+    J = rows.J
     lostop = d[off + LM_LO]
     histop = d[off + LM_HI]
     base = 3 if rotational else 0
@@ -137,17 +124,17 @@ def add_limot(d, off, b0, b1, B, wp, rows, r, ax, rotational) -> int:
     # so the pair of forces creates no torque couple
     ltd = np.zeros(3)
     if not rotational and b1 >= 0:
-        mid = 0.5 * (B[B_POS][b1] - B[B_POS][b0])
+        mid = 0.5 * (bodies.pos[b1] - bodies.pos[b0])
         ltd = cross3(mid, ax)
         J[r, 3:6] = ltd
         J[r, 9:12] = ltd
     if limit != 0 and lostop == histop:
         powered = False
     if powered and limit != 0:
-        _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit)
+        _motor_against_stop(d, off, b0, b1, bodies, ax, ltd, rotational, limit)
     set_limot_bounds(d, off, wp, rows, r, powered, limit)
     if limit != 0 and lostop != histop:
-        _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit)
+        _bounce(d, off, b0, b1, bodies, rows, r, ax, rotational, limit)
     return 1
 
 
@@ -158,29 +145,29 @@ def set_limot_bounds(d, off, wp, rows, r, powered, limit) -> None:
     Powered and free: drive to Vel with |force| <= FMax. At a stop: push out
     by stop ERP of the penetration, one-sided (both sides when lo == hi).
     """
-    c = rows[ROW_C]
+    c = rows.c
     if powered and limit == 0:
-        rows[ROW_CFM][r] = d[off + LM_NORMAL_CFM]
+        rows.cfm[r] = d[off + LM_NORMAL_CFM]
         c[r] = d[off + LM_VEL]
-        rows[ROW_LO][r] = -d[off + LM_FMAX]
-        rows[ROW_HI][r] = d[off + LM_FMAX]
+        rows.lo[r] = -d[off + LM_FMAX]
+        rows.hi[r] = d[off + LM_FMAX]
     if limit == 0:
         return
-    c[r] = -wp[WP_FPS] * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
-    rows[ROW_CFM][r] = d[off + LM_STOP_CFM]
+    c[r] = -wp.fps * d[off + LM_STOP_ERP] * d[off + LM_LIMIT_ERR]
+    rows.cfm[r] = d[off + LM_STOP_CFM]
     if d[off + LM_LO] == d[off + LM_HI]:
-        rows[ROW_LO][r] = -math.inf
-        rows[ROW_HI][r] = math.inf
+        rows.lo[r] = -math.inf
+        rows.hi[r] = math.inf
     elif limit == 1:
-        rows[ROW_LO][r] = 0.0
-        rows[ROW_HI][r] = math.inf
+        rows.lo[r] = 0.0
+        rows.hi[r] = math.inf
     else:
-        rows[ROW_LO][r] = -math.inf
-        rows[ROW_HI][r] = 0.0
+        rows.lo[r] = -math.inf
+        rows.hi[r] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit) -> None:
+def _motor_against_stop(d, off, b0, b1, bodies, ax, ltd, rotational, limit) -> None:
     """A motor at a stop cannot be one LCP row; apply its force directly.
 
     Driving into the stop uses the full FMax; driving away uses FMax scaled
@@ -195,28 +182,28 @@ def _motor_against_stop(d, off, b0, b1, B, ax, ltd, rotational, limit) -> None:
     f = fm * ax
     if rotational:
         if b1 >= 0:
-            B[B_TACC][b1] += f
-        B[B_TACC][b0] -= f
+            bodies.tacc[b1] += f
+        bodies.tacc[b0] -= f
     else:
         if b1 >= 0:
-            B[B_TACC][b0] -= fm * ltd
-            B[B_TACC][b1] -= fm * ltd
-            B[B_FACC][b1] += f
-        B[B_FACC][b0] -= f
+            bodies.tacc[b0] -= fm * ltd
+            bodies.tacc[b1] -= fm * ltd
+            bodies.facc[b1] += f
+        bodies.facc[b0] -= f
 
 
 @njit(cache=True, nogil=True)
-def _bounce(d, off, b0, b1, B, rows, r, ax, rotational, limit) -> None:
+def _bounce(d, off, b0, b1, bodies, rows, r, ax, rotational, limit) -> None:
     """Restitution at a stop: an incoming joint velocity v is answered with at
     least -Bounce·v (only if that asks for more than the stop correction)."""
     bounce = d[off + LM_BOUNCE]
     if bounce <= 0:
         return
-    vel_arr = B[B_AVEL] if rotational else B[B_LVEL]
+    vel_arr = bodies.avel if rotational else bodies.lvel
     v = dot3(vel_arr[b0], ax)
     if b1 >= 0:
         v -= dot3(vel_arr[b1], ax)
-    c = rows[ROW_C]
+    c = rows.c
     if limit == 1:
         if v < 0:
             newc = -bounce * v

@@ -12,14 +12,6 @@ from __future__ import annotations
 
 from numba import njit
 
-from engine.ode.joints.layout import (
-    B_AVEL,
-    B_FACC,
-    B_LVEL,
-    B_TACC,
-    ROW_C,
-    ROW_J,
-)
 from engine.ode.joints.limot import (
     LM_BOUNCE,
     LM_FMAX,
@@ -34,7 +26,7 @@ from engine.ode.kernels.vec import cross3, dot3
 
 
 @njit(cache=True, nogil=True)
-def add_two_point_limot(d, off, b0, b1, B, wp, rows, r, ax, pt1, pt2) -> int:
+def add_two_point_limot(d, off, b0, b1, bodies, wp, rows, r, ax, pt1, pt2) -> int:
     """Fill row ``r`` for the linear axis ``ax`` (world unit vector (3,)) if the
     block at ``d[off:]`` is powered or at a stop; return the rows used (0 or 1).
 
@@ -46,7 +38,7 @@ def add_two_point_limot(d, off, b0, b1, B, wp, rows, r, ax, pt1, pt2) -> int:
     limit = int(d[off + LM_LIMIT])
     if not powered and limit == 0:
         return 0
-    J = rows[ROW_J]
+    J = rows.J
     J[r, 0:3] = ax
     J[r, 3:6] = cross3(pt1, ax)
     if b1 >= 0:
@@ -57,15 +49,15 @@ def add_two_point_limot(d, off, b0, b1, B, wp, rows, r, ax, pt1, pt2) -> int:
     if limit != 0 and lostop == histop:
         powered = False
     if powered and limit != 0:
-        _motor_against_stop(d, off, b0, b1, B, J, r, ax, limit)
+        _motor_against_stop(d, off, b0, b1, bodies, J, r, ax, limit)
     set_limot_bounds(d, off, wp, rows, r, powered, limit)
     if limit != 0 and lostop != histop:
-        _bounce(d, off, b0, b1, B, J, rows[ROW_C], r, limit)
+        _bounce(d, off, b0, b1, bodies, J, rows.c, r, limit)
     return 1
 
 
 @njit(cache=True, nogil=True)
-def _motor_against_stop(d, off, b0, b1, B, J, r, ax, limit) -> None:
+def _motor_against_stop(d, off, b0, b1, bodies, J, r, ax, limit) -> None:
     """A motor pushing at a stop: its force goes straight to the bodies.
 
     Force fm·ax on body 1 and -fm·ax on body 0 (N), each applied at its
@@ -79,24 +71,24 @@ def _motor_against_stop(d, off, b0, b1, B, J, r, ax, limit) -> None:
     if (limit == 1 and vel > 0) or (limit == 2 and vel < 0):
         fm *= d[off + LM_FUDGE]
     for k in range(3):
-        B[B_FACC][b0, k] -= fm * ax[k]
-        B[B_TACC][b0, k] -= fm * J[r, 3 + k]
+        bodies.facc[b0, k] -= fm * ax[k]
+        bodies.tacc[b0, k] -= fm * J[r, 3 + k]
     if b1 >= 0:
         for k in range(3):
-            B[B_FACC][b1, k] += fm * ax[k]
-            B[B_TACC][b1, k] -= fm * J[r, 9 + k]
+            bodies.facc[b1, k] += fm * ax[k]
+            bodies.tacc[b1, k] -= fm * J[r, 9 + k]
 
 
 @njit(cache=True, nogil=True)
-def _bounce(d, off, b0, b1, B, J, c, r, limit) -> None:
+def _bounce(d, off, b0, b1, bodies, J, c, r, limit) -> None:
     """Restitution at a stop from the relative velocity of the two points
     along the axis (the row's J times the body velocities, m/s)."""
     bounce = d[off + LM_BOUNCE]
     if bounce <= 0:
         return
-    v = dot3(B[B_LVEL][b0], J[r, 0:3]) + dot3(B[B_AVEL][b0], J[r, 3:6])
+    v = dot3(bodies.lvel[b0], J[r, 0:3]) + dot3(bodies.avel[b0], J[r, 3:6])
     if b1 >= 0:
-        v += dot3(B[B_LVEL][b1], J[r, 6:9]) + dot3(B[B_AVEL][b1], J[r, 9:12])
+        v += dot3(bodies.lvel[b1], J[r, 6:9]) + dot3(bodies.avel[b1], J[r, 9:12])
     if limit == 1:
         if v < 0:
             newc = -bounce * v

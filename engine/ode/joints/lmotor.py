@@ -24,7 +24,6 @@ from engine.ode.constants import dJointTypeLMotor
 from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.layout import B_R
 from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
@@ -47,22 +46,22 @@ class LMotorJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def global_axis(d, di, i, b0, b1, B) -> np.ndarray:
+def global_axis(d, di, i, b0, b1, bodies) -> np.ndarray:
     """Axis i in world coordinates, (3,). A body-1 axis with no body 1 reads
     as zero (ODE leaves it undefined)."""
     a = d[AXES + 3 * i:AXES + 3 * i + 3]
     rel = di[I_AXIS_FRAME + i]
     if rel == 1:
-        return mat_vec(B[B_R][b0], a)
+        return mat_vec(bodies.R[b0], a)
     if rel == 2:
         if b1 >= 0:
-            return mat_vec(B[B_R][b1], a)
+            return mat_vec(bodies.R[b1], a)
         return np.zeros(3)
     return a.copy()
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """One bounded row per axis in use with FMax > 0."""
     m = 0
     for i in range(di[I_AXIS_COUNT]):
@@ -72,12 +71,12 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """The motor rows of the axes in use, in axis order (m/s, N)."""
     k = r
     for i in range(di[I_AXIS_COUNT]):
-        ax = global_axis(d, di, i, b0, b1, B)
-        k += add_limot(d, LIMOTS[i], b0, b1, B, wp, rows, k, ax, False)
+        ax = global_axis(d, di, i, b0, b1, bodies)
+        k += add_limot(d, LIMOTS[i], b0, b1, bodies, wp, rows, k, ax, False)
 
 
 # ----------------------------------------------------------------------------- API

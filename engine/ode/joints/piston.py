@@ -37,7 +37,7 @@ from engine.ode.joints.anchors import (
 )
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
-from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -102,17 +102,17 @@ class PistonJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Prismatic position (m): axis · (anchor on body 1 - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, ANCHOR1, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, ANCHOR1, b0, bodies) + bodies.pos[b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3]) + bodies.pos[b1]
     else:
         q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, AXIS1, b0, B), q)
+    return dot3(world_axis1(d, AXIS1, b0, bodies), q)
 
 
 @njit(cache=True, nogil=True)
@@ -126,9 +126,9 @@ def _test(d, off, value) -> None:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 4
-    _test(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+    _test(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, bodies))
     if d[PRISMATIC_LIMOT + LM_LIMIT] != 0 or d[PRISMATIC_LIMOT + LM_FMAX] > 0:
         m += 1
     # the angle is only computed when the rotoide axis has a finite stop
@@ -136,7 +136,7 @@ def info1(d, di, jf, b0, b1, B, wp):
     hi = d[ROTOIDE_LIMOT + LM_HI]
     d[ROTOIDE_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, ROTOIDE_LIMOT, hinge_angle(B, b0, b1, d[AXIS1:AXIS1 + 3],
+        test_limit(d, ROTOIDE_LIMOT, hinge_angle(bodies, b0, b1, d[AXIS1:AXIS1 + 3],
                                                  d[REL_ROTATION:REL_ROTATION + 4]))
     if d[ROTOIDE_LIMOT + LM_LIMIT] != 0 or d[ROTOIDE_LIMOT + LM_FMAX] > 0:
         m += 1
@@ -144,18 +144,18 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    k = wp[WP_FPS] * wp[WP_ERP]
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    pos0 = B[B_POS][b0]
-    ax1 = world_axis1(d, AXIS1, b0, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    k = wp.fps * wp.erp
+    J = rows.J
+    c = rows.c
+    pos0 = bodies.pos[b0]
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
     # dist: from body 1's centre to body 2's anchor (sign flipped for a
     # reversed one-body joint, as ODE does); lanchor2: that anchor from body 2
     lanchor2 = np.zeros(3)
     if b1 >= 0:
-        lanchor2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
-        dist = lanchor2 + B[B_POS][b1] - pos0
+        lanchor2 = mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3])
+        dist = lanchor2 + bodies.pos[b1] - pos0
     elif (jf & JF_REVERSE) != 0:
         dist = pos0 - d[ANCHOR2:ANCHOR2 + 3]
     else:
@@ -168,7 +168,7 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if b1 >= 0:
         J[r, 9:12] = -p
         J[r + 1, 9:12] = -q
-    b = cross3(ax1, world_axis2(d, AXIS2, b1, B))
+    b = cross3(ax1, world_axis2(d, AXIS2, b1, bodies))
     c[r] = k * dot3(p, b)
     c[r + 1] = k * dot3(q, b)
     # rows 2-3: u·(v0 + w0 x dist) = u·(v1 + w1 x lanchor2) for u = p, q;
@@ -183,13 +183,13 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 3, 6:9] = -q
         J[r + 3, 9:12] = cross3(q, lanchor2)
     # positional error: body 2's anchor off body 1's sliding line
-    err = dist - world_axis1(d, ANCHOR1, b0, B)
+    err = dist - world_axis1(d, ANCHOR1, b0, bodies)
     c[r + 2] = k * dot3(p, err)
     c[r + 3] = k * dot3(q, err)
     axp = -ax1 if b1 < 0 and (jf & JF_REVERSE) != 0 else ax1
     n = r + 4
-    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, False)
-    add_limot(d, ROTOIDE_LIMOT, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, bodies, wp, rows, n, axp, False)
+    add_limot(d, ROTOIDE_LIMOT, b0, b1, bodies, wp, rows, n, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API

@@ -21,7 +21,6 @@ from engine.ode.constants import dJointTypePlane2D
 from engine.ode.constants import dParamsInGroup as _N_PARAMS  # dParamLoStop .. dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.layout import B_POS, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, add_limot, limot_set
 from engine.ode.joints.record import JointRecord
 
@@ -48,7 +47,7 @@ class Plane2DJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """3 rows (v_z, w_x, w_y) plus one per motor with FMax > 0."""
     m = 3
     for off in (LIMOT_X, LIMOT_Y, LIMOT_ANGLE):
@@ -58,24 +57,24 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """Rows v_z = -erp·fps·z, w_x = 0, w_y = 0, then the x, y, angle motors."""
-    J = rows[ROW_J]
+    J = rows.J
     J[r, 2] = 1.0        # v_z
     J[r + 1, 3] = 1.0    # w_x
     J[r + 2, 4] = 1.0    # w_y
-    rows[ROW_C][r] = -wp[WP_FPS] * wp[WP_ERP] * B[B_POS][b0][2]
+    rows.c[r] = -wp.fps * wp.erp * bodies.pos[b0][2]
     k = r + 3
     ex = np.array([1.0, 0.0, 0.0])
     ey = np.array([0.0, 1.0, 0.0])
     ez = np.array([0.0, 0.0, 1.0])
     # motors only (their limit state is never set, so only FMax > 0 adds a row)
     if d[LIMOT_X + LM_FMAX] > 0:
-        k += add_limot(d, LIMOT_X, b0, b1, B, wp, rows, k, ex, False)
+        k += add_limot(d, LIMOT_X, b0, b1, bodies, wp, rows, k, ex, False)
     if d[LIMOT_Y + LM_FMAX] > 0:
-        k += add_limot(d, LIMOT_Y, b0, b1, B, wp, rows, k, ey, False)
+        k += add_limot(d, LIMOT_Y, b0, b1, bodies, wp, rows, k, ey, False)
     if d[LIMOT_ANGLE + LM_FMAX] > 0:
-        add_limot(d, LIMOT_ANGLE, b0, b1, B, wp, rows, k, ez, True)
+        add_limot(d, LIMOT_ANGLE, b0, b1, bodies, wp, rows, k, ez, True)
 
 
 # ----------------------------------------------------------------------------- API

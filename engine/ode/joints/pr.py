@@ -34,7 +34,7 @@ from engine.ode.constants import dJointTypePR
 from engine.ode.joints.anchors import body_arrays, get_axis1, set_anchors, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_axis1, world_axis2
-from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -96,34 +96,34 @@ class PRJoint(Joint):
 
 # ----------------------------------------------------------------------------- kernels
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Prismatic position (m): P · ((body 1 centre + offset) - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, OFFSET, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, OFFSET, b0, bodies) + bodies.pos[b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3]) + bodies.pos[b1]
     else:
         q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, PRISMATIC_AXIS1, b0, B), q)
+    return dot3(world_axis1(d, PRISMATIC_AXIS1, b0, bodies), q)
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 4
     lo = d[PRISMATIC_LIMOT + LM_LO]
     hi = d[PRISMATIC_LIMOT + LM_HI]
     d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, bodies))
     if d[PRISMATIC_LIMOT + LM_LIMIT] != 0 or d[PRISMATIC_LIMOT + LM_FMAX] > 0:
         m += 1
     lo = d[ROTOIDE_LIMOT + LM_LO]
     hi = d[ROTOIDE_LIMOT + LM_HI]
     d[ROTOIDE_LIMOT + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, ROTOIDE_LIMOT, hinge_angle(B, b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
+        test_limit(d, ROTOIDE_LIMOT, hinge_angle(bodies, b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
                                                  d[REL_ROTATION:REL_ROTATION + 4]))
     if d[ROTOIDE_LIMOT + LM_LIMIT] != 0 or d[ROTOIDE_LIMOT + LM_FMAX] > 0:
         m += 1
@@ -131,25 +131,25 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    k = wp[WP_FPS] * wp[WP_ERP]
-    pos0 = B[B_POS][b0]
-    axp = world_axis1(d, PRISMATIC_AXIS1, b0, B)
-    ax1 = world_axis1(d, ROTOIDE_AXIS1, b0, B)
-    ax2 = world_axis2(d, ROTOIDE_AXIS2, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    k = wp.fps * wp.erp
+    pos0 = bodies.pos[b0]
+    axp = world_axis1(d, PRISMATIC_AXIS1, b0, bodies)
+    ax1 = world_axis1(d, ROTOIDE_AXIS1, b0, bodies)
+    ax2 = world_axis2(d, ROTOIDE_AXIS2, b1, bodies)
     # dist: from body 1's centre to the anchor on body 2 (sign flipped for a
     # reversed one-body joint, as ODE does)
     wanchor2 = np.zeros(3)
     if b1 >= 0:
-        wanchor2 = mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3])
-        dist = wanchor2 + B[B_POS][b1] - pos0
+        wanchor2 = mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3])
+        dist = wanchor2 + bodies.pos[b1] - pos0
     elif (jf & JF_REVERSE) != 0:
         dist = pos0 - d[ANCHOR2:ANCHOR2 + 3]
     else:
         dist = d[ANCHOR2:ANCHOR2 + 3] - pos0
     q = cross3(ax1, axp)
-    J = rows[ROW_J]
-    c = rows[ROW_C]
+    J = rows.J
+    c = rows.c
     # rows 0-1: no relative rotation about P and R x P; the misalignment of
     # the rotoide axes, ax1 x ax2 (≈ the rotation needed), corrected by erp
     J[r, 3:6] = axp
@@ -173,14 +173,14 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 3, 6:9] = -q
         J[r + 3, 9:12] = cross3(q, wanchor2)
     # positional error: the anchor's drift away from body 1's offset point
-    err = dist - world_axis1(d, OFFSET, b0, B)
+    err = dist - world_axis1(d, OFFSET, b0, bodies)
     c[r + 2] = k * dot3(ax1, err)
     c[r + 3] = k * dot3(q, err)
     if b1 < 0 and (jf & JF_REVERSE) != 0:
         axp = -axp
     n = r + 4
-    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, False)
-    add_limot(d, ROTOIDE_LIMOT, b0, b1, B, wp, rows, n, ax1, True)
+    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, bodies, wp, rows, n, axp, False)
+    add_limot(d, ROTOIDE_LIMOT, b0, b1, bodies, wp, rows, n, ax1, True)
 
 
 # ----------------------------------------------------------------------------- API

@@ -32,7 +32,7 @@ from engine.ode.constants import dJointTypePU
 from engine.ode.joints.anchors import body_arrays, get_axis1, get_axis2, set_anchors, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, world_axis1, world_axis2
-from engine.ode.joints.layout import B_POS, B_Q, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -143,27 +143,27 @@ def _q_from_2_axes(a, b) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def rest_rotations(d, b0, b1, B) -> None:
+def rest_rotations(d, b0, b1, bodies) -> None:
     """Record qrel1, qrel2: each body's rotation relative to the cross now."""
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
-    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(B[B_Q][b0], _q_from_2_axes(ax1, ax2))
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
+    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(bodies.q[b0], _q_from_2_axes(ax1, ax2))
     qc = _q_from_2_axes(ax2, ax1)
-    d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(B[B_Q][b1], qc) if b1 >= 0 else qc
+    d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(bodies.q[b1], qc) if b1 >= 0 else qc
 
 
 @njit(cache=True, nogil=True)
-def _angle2_of(d, b1, B, qc) -> float:
+def _angle2_of(d, b1, bodies, qc) -> float:
     """Angle about axis 2 (rad) from the cross's rotation ``qc`` as seen by body 2."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b1], qc), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
+        qrel = qmul2(qmul1(bodies.q[b1], qc), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     else:
         qrel = qmul2(qc, d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     return -angle_from_rel_quat(qrel, d[AXIS2:AXIS2 + 3])
 
 
 @njit(cache=True, nogil=True)
-def angles(d, b0, b1, B) -> tuple:
+def angles(d, b0, b1, bodies) -> tuple:
     """(angle about axis 1, angle about axis 2) in rad, internal body order.
 
     The cross's frame is built from the two current axes (x along axis 1,
@@ -173,38 +173,38 @@ def angles(d, b0, b1, B) -> tuple:
     axes (exactly the frame built the other way round when both are unit
     vectors; axis 2 of a one-body joint is kept as given, not normalized).
     """
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
     qc = _q_from_2_axes(ax1, ax2)
-    qrel = qmul2(qmul1(B[B_Q][b0], qc), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
+    qrel = qmul2(qmul1(bodies.q[b0], qc), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
     a1 = angle_from_rel_quat(qrel, d[AXIS1:AXIS1 + 3])
     half = np.zeros(4)
     half[1:4] = ax1 + ax2
     half[1:4] /= math.sqrt(dot3(half[1:4], half[1:4]))
-    return a1, _angle2_of(d, b1, B, qmul0(half, qc))
+    return a1, _angle2_of(d, b1, bodies, qmul0(half, qc))
 
 
 @njit(cache=True, nogil=True)
-def angle2(d, b0, b1, B) -> float:
+def angle2(d, b0, b1, bodies) -> float:
     """Angle about axis 2 alone (rad), ODE's getAngle2: the cross's frame
     built from axis 2 then axis 1."""
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
-    return _angle2_of(d, b1, B, _q_from_2_axes(ax2, ax1))
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
+    return _angle2_of(d, b1, bodies, _q_from_2_axes(ax2, ax1))
 
 
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Prismatic position (m): P · (anchor on body 1 - anchor on body 2),
     sign-corrected for a reversed one-body joint."""
-    q = world_axis1(d, ANCHOR1, b0, B) + B[B_POS][b0]
+    q = world_axis1(d, ANCHOR1, b0, bodies) + bodies.pos[b0]
     if b1 >= 0:
-        q -= mat_vec(B[B_R][b1], d[ANCHOR2:ANCHOR2 + 3]) + B[B_POS][b1]
+        q -= mat_vec(bodies.R[b1], d[ANCHOR2:ANCHOR2 + 3]) + bodies.pos[b1]
     else:
         q -= d[ANCHOR2:ANCHOR2 + 3]
         if (jf & JF_REVERSE) != 0:
             q = -q
-    return dot3(world_axis1(d, PRISMATIC_AXIS, b0, B), q)
+    return dot3(world_axis1(d, PRISMATIC_AXIS, b0, bodies), q)
 
 
 @njit(cache=True, nogil=True)
@@ -215,19 +215,19 @@ def _limiting(d, off) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     m = 3
     lo = d[PRISMATIC_LIMOT + LM_LO]
     hi = d[PRISMATIC_LIMOT + LM_HI]
     d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, B))
+        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, bodies))
     d[LIMOT1 + LM_LIMIT] = 0.0
     d[LIMOT2 + LM_LIMIT] = 0.0
     lim1 = _limiting(d, LIMOT1)
     lim2 = _limiting(d, LIMOT2)
     if lim1 or lim2:
-        a1, a2 = angles(d, b0, b1, B)
+        a1, a2 = angles(d, b0, b1, bodies)
         if lim1:
             test_limit(d, LIMOT1, a1)
         if lim2:
@@ -239,12 +239,12 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
-    k = wp[WP_FPS] * wp[WP_ERP]
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
+    k = wp.fps * wp.erp
+    J = rows.J
+    c = rows.c
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
     # row 0: no relative rotation about ax1 x ax2; the cosine between the
     # axes (≈ the angle away from 90°) is corrected by erp per step
     perp = cross3(ax1, ax2)
@@ -259,15 +259,15 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     if reverse_one:
         axp = d[PRISMATIC_AXIS:PRISMATIC_AXIS + 3].copy()
     else:
-        axp = world_axis1(d, PRISMATIC_AXIS, b0, B)
-    an1 = world_axis1(d, ANCHOR1, b0, B)
-    an2w = world_axis2(d, ANCHOR2, b1, B)
+        axp = world_axis1(d, PRISMATIC_AXIS, b0, bodies)
+    an1 = world_axis1(d, ANCHOR1, b0, bodies)
+    an2w = world_axis2(d, ANCHOR2, b1, bodies)
     if b1 >= 0:
         an2 = an2w
-        an2w = an2w + B[B_POS][b1]
+        an2w = an2w + bodies.pos[b1]
     else:
         an2 = an2w
-    sep = an2w - (an1 + B[B_POS][b0])
+    sep = an2w - (an1 + bodies.pos[b0])
     p, q = plane_space(axp)
     J[r + 1, 0:3] = p
     J[r + 2, 0:3] = q
@@ -281,11 +281,11 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     c[r + 1] = k * dot3(p, sep)
     c[r + 2] = k * dot3(q, sep)
     n = r + 3
-    n += add_limot(d, LIMOT1, b0, b1, B, wp, rows, n, ax1, True)
-    n += add_limot(d, LIMOT2, b0, b1, B, wp, rows, n, ax2, True)
+    n += add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, n, ax1, True)
+    n += add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, n, ax2, True)
     if reverse_one:
         axp = -axp
-    add_two_point_limot(d, PRISMATIC_LIMOT, b0, b1, B, wp, rows, n, axp, an1, an2)
+    add_two_point_limot(d, PRISMATIC_LIMOT, b0, b1, bodies, wp, rows, n, axp, an1, an2)
 
 
 # ----------------------------------------------------------------------------- API
@@ -430,10 +430,10 @@ def _angle(j, fn: str, n: int) -> float:
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return 0.0
-    B = body_arrays(joint.world)
+    bodies = body_arrays(joint.world)
     if (n == 1) != joint.reversed:
-        return float(angles(joint.d, b0, b1, B)[0])
-    return float(angle2(joint.d, b0, b1, B))
+        return float(angles(joint.d, b0, b1, bodies)[0])
+    return float(angle2(joint.d, b0, b1, bodies))
 
 
 def dJointGetPUAngles(j) -> tuple[float, float]:

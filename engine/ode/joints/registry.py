@@ -39,8 +39,8 @@ JOINT_MODULES: tuple[str, ...] = (
 )
 
 #: the kernels' argument lists, as the dispatch passes them on
-INFO1_ARGS = "d, di, jf, b0, b1, B, wp"
-INFO2_ARGS = "d, di, jf, b0, b1, B, wp, rows, r"
+INFO1_ARGS = "d, di, jf, b0, b1, bodies, wp"
+INFO2_ARGS = "d, di, jf, b0, b1, bodies, wp, rows, r"
 
 #: where the generated dispatch lives
 DISPATCH_PATH = pathlib.Path(__file__).resolve().parent / "dispatch.py"

@@ -30,7 +30,7 @@ from engine.ode.constants import dJointTypeSlider
 from engine.ode.joints.anchors import body_arrays, get_axis1, set_axes
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation, world_axis1
-from engine.ode.joints.layout import B_POS, B_R, JF_REVERSE, ROW_C, ROW_J, WP_ERP, WP_FPS
+from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -83,13 +83,13 @@ class SliderJoint(Joint):
 
 
 @njit(cache=True, nogil=True)
-def position(d, jf, b0, b1, B) -> float:
+def position(d, jf, b0, b1, bodies) -> float:
     """Slider position (m) along the axis, sign-corrected for reversal."""
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    pos0 = B[B_POS][b0]
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    pos0 = bodies.pos[b0]
     if b1 >= 0:
         # body 0's centre relative to where it sat (in body 1's frame) at zero
-        q = pos0 - mat_vec(B[B_R][b1], d[OFFSET:OFFSET + 3]) - B[B_POS][b1]
+        q = pos0 - mat_vec(bodies.R[b1], d[OFFSET:OFFSET + 3]) - bodies.pos[b1]
         return dot3(ax1, q)
     q = pos0 - d[OFFSET:OFFSET + 3]
     s = dot3(ax1, q)
@@ -97,36 +97,36 @@ def position(d, jf, b0, b1, B) -> float:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """5 rows (rotation locked, no sideways motion), 6 when powered or at a stop."""
     m = 6 if d[LIMOT + LM_FMAX] > 0 else 5
     d[LIMOT + LM_LIMIT] = 0.0
     lo = d[LIMOT + LM_LO]
     hi = d[LIMOT + LM_HI]
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        if test_limit(d, LIMOT, position(d, jf, b0, b1, B)):
+        if test_limit(d, LIMOT, position(d, jf, b0, b1, bodies)):
             m = 6
     return m, 5
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """Rows 0-2 rotation, 3-4 across the axis, 5 limit/motor along it (m, m/s)."""
     # rows 0-2: no relative rotation
-    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, B, wp, rows, r, wp[WP_ERP])
-    ax1 = world_axis1(d, AXIS1, b0, B)
+    set_fixed_orientation(d[REL_ROTATION:REL_ROTATION + 4], b0, b1, bodies, wp, rows, r, wp.erp)
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
     p, q = plane_space(ax1)
-    J = rows[ROW_J]
-    c = rows[ROW_C]
-    pos0 = B[B_POS][b0]
-    k = wp[WP_FPS] * wp[WP_ERP]
+    J = rows.J
+    c = rows.c
+    pos0 = bodies.pos[b0]
+    k = wp.fps * wp.erp
     # rows 3-4: no relative translation across the axis (along p and q). With
     # two bodies, v1 = v0 + w0 x (x1 - x0); using (w0 + w1)/2 for w0 keeps the
     # rows symmetric, hence the half lever arm on both angular parts.
     J[r + 3, 0:3] = p
     J[r + 4, 0:3] = q
     if b1 >= 0:
-        cc = B[B_POS][b1] - pos0
+        cc = bodies.pos[b1] - pos0
         J[r + 3, 6:9] = -p
         J[r + 4, 6:9] = -q
         hp = 0.5 * cross3(cc, p)
@@ -136,14 +136,14 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         J[r + 4, 3:6] = hq
         J[r + 4, 9:12] = hq
         # gap between body 0's centre and its place on body 1
-        gap = cc + mat_vec(B[B_R][b1], d[OFFSET:OFFSET + 3])
+        gap = cc + mat_vec(bodies.R[b1], d[OFFSET:OFFSET + 3])
     else:
         gap = d[OFFSET:OFFSET + 3] - pos0
         if jf & JF_REVERSE:
             ax1 = -ax1
     c[r + 3] = k * dot3(p, gap)
     c[r + 4] = k * dot3(q, gap)
-    add_limot(d, LIMOT, b0, b1, B, wp, rows, r + 5, ax1, False)
+    add_limot(d, LIMOT, b0, b1, bodies, wp, rows, r + 5, ax1, False)
 
 
 # ----------------------------------------------------------------------------- API

@@ -34,17 +34,6 @@ from engine.ode.constants import (
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.dball import ode_normalize, ode_unit
-from engine.ode.joints.layout import (
-    B_AVEL,
-    B_POS,
-    B_R,
-    ROW_C,
-    ROW_CFM,
-    ROW_HI,
-    ROW_J,
-    ROW_LO,
-    WP_FPS,
-)
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
@@ -193,12 +182,12 @@ def _mesh_chain(d, a, n, c, tl) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _remeasure(d, b, a, c, B) -> None:
+def _remeasure(d, b, a, c, bodies) -> None:
     """New wheel references from the current contacts; phases restart at 0."""
     for i in range(2):
         rad = c[i] - a[i]
         d[RADII + i] = _norm(rad)
-        x = ode_normalize(mat_t_vec(B[B_R][b[i]], rad))
+        x = ode_normalize(mat_t_vec(bodies.R[b[i]], rad))
         z = d[AXES + 3 * i:AXES + 3 * i + 3].copy()
         y = cross3(z, x)
         m = REFERENCES + 9 * i
@@ -250,7 +239,7 @@ def _switch_chain_branch(a, n, c, tl) -> None:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     if b1 < 0:
         return 0, 0
     # with backlash the driving wheel can only push one way: a bounded row
@@ -258,13 +247,13 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     b = (b0, b1)
     a = np.empty((2, 3))
     n = np.empty((2, 3))
     for i in range(2):
-        R = B[B_R][b[i]]
-        a[i] = mat_vec(R, d[ANCHORS + 3 * i:ANCHORS + 3 * i + 3]) + B[B_POS][b[i]]
+        R = bodies.R[b[i]]
+        a[i] = mat_vec(R, d[ANCHORS + 3 * i:ANCHORS + 3 * i + 3]) + bodies.pos[b[i]]
         n[i] = mat_vec(R, d[AXES + 3 * i:AXES + 3 * i + 3])
     update = di[I_UPDATE] != 0
     if update and dot3(n[0], n[1]) < 0:
@@ -281,14 +270,14 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
     else:
         _mesh_chain(d, a, n, c, tl)
     if update:
-        _remeasure(d, b, a, c, B)
+        _remeasure(d, b, a, c, bodies)
         di[I_UPDATE] = 0
-    fps = wp[WP_FPS]
+    fps = wp.fps
     rad_len = np.empty(2)
     for i in range(2):
         rad = c[i] - a[i]
         rad_len[i] = _norm(rad)
-        _track_phase(d, i, rad, B[B_R][b[i]], B[B_AVEL][b[i]], n[i], fps)
+        _track_phase(d, i, rad, bodies.R[b[i]], bodies.avel[b[i]], n[i], fps)
     # arc lengths travelled by the two contact points: equal and opposite
     # for gears, equal for a chain
     if mode == dTransmissionChainDrive:
@@ -297,24 +286,24 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
             _switch_chain_branch(a, n, c, tl)
     else:
         delta = rad_len[0] * d[PHASES] + rad_len[1] * d[PHASES + 1]
-    _fill_row(d, b0, b1, B, rows, r, c, tl, delta, fps)
+    _fill_row(d, b0, b1, bodies, rows, r, c, tl, delta, fps)
     d[CONTACTS:CONTACTS + 3] = c[0]
     d[CONTACTS + 3:CONTACTS + 6] = c[1]
 
 
 @njit(cache=True, nogil=True)
-def _fill_row(d, b0, b1, B, rows, r, c, tl, delta, fps) -> None:
+def _fill_row(d, b0, b1, bodies, rows, r, c, tl, delta, fps) -> None:
     """The contact points' velocities along the tangents must agree:
     (v0 + w0 × r0)·l0 = (v1 + w1 × r1)·l1, r_i the contact relative to
     body i's centre; the phase error ``delta`` (m) beyond the backlash is
     corrected by erp of it per step."""
     backlash = d[BACKLASH]
-    rows[ROW_CFM][r] = d[CFM]
+    rows.cfm[r] = d[CFM]
     if backlash != 0 and abs(delta) <= backlash:
         return
-    r0 = c[0] - B[B_POS][b0]
-    r1 = c[1] - B[B_POS][b1]
-    J = rows[ROW_J]
+    r0 = c[0] - bodies.pos[b0]
+    r1 = c[1] - bodies.pos[b1]
+    J = rows.J
     J[r, 0:3] = tl[0]
     J[r, 3:6] = cross3(r0, tl[0])
     J[r, 6:9] = -tl[1]
@@ -322,14 +311,14 @@ def _fill_row(d, b0, b1, B, rows, r, c, tl, delta, fps) -> None:
     k = fps * d[ERP]
     if delta > 0:
         if backlash > 0:
-            rows[ROW_LO][r] = -math.inf
-            rows[ROW_HI][r] = 0.0
-        rows[ROW_C][r] = -k * (delta - backlash)
+            rows.lo[r] = -math.inf
+            rows.hi[r] = 0.0
+        rows.c[r] = -k * (delta - backlash)
     else:
         if backlash > 0:
-            rows[ROW_LO][r] = 0.0
-            rows[ROW_HI][r] = math.inf
-        rows[ROW_C][r] = -k * (delta + backlash)
+            rows.lo[r] = 0.0
+            rows.hi[r] = math.inf
+        rows.c[r] = -k * (delta + backlash)
 
 
 # ----------------------------------------------------------------------------- API

@@ -36,7 +36,6 @@ from engine.ode.joints.anchors import (
 )
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.common import angle_from_rel_quat, set_ball, world_axis1, world_axis2
-from engine.ode.joints.layout import B_Q, ROW_C, ROW_J, WP_ERP, WP_FPS
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
     LM_FMAX,
@@ -138,59 +137,59 @@ def cross_quat(a, b) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def initial_rotations(d, b0, b1, B) -> None:
+def initial_rotations(d, b0, b1, bodies) -> None:
     """Store qrel1/qrel2 so that both angles read 0 in the current pose."""
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
-    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(B[B_Q][b0], cross_quat(ax1, ax2))
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
+    d[CROSS_ROTATION1:CROSS_ROTATION1 + 4] = qmul1(bodies.q[b0], cross_quat(ax1, ax2))
     qc = cross_quat(ax2, ax1)
     if b1 >= 0:
-        d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(B[B_Q][b1], qc)
+        d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qmul1(bodies.q[b1], qc)
     else:
         d[CROSS_ROTATION2:CROSS_ROTATION2 + 4] = qc
 
 
 @njit(cache=True, nogil=True)
-def _angle2_from_cross(d, b1, B, qcross) -> float:
+def _angle2_from_cross(d, b1, bodies, qcross) -> float:
     """Angle (rad) of body 1 (or the world) about axis 2 relative to the cross
     whose frame (axis 2 first) is ``qcross``."""
     if b1 >= 0:
-        qrel = qmul2(qmul1(B[B_Q][b1], qcross), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
+        qrel = qmul2(qmul1(bodies.q[b1], qcross), d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     else:
         qrel = qmul2(qcross, d[CROSS_ROTATION2:CROSS_ROTATION2 + 4])
     return -angle_from_rel_quat(qrel, d[AXIS2:AXIS2 + 3])
 
 
 @njit(cache=True, nogil=True)
-def angle1(d, b0, b1, B) -> float:
+def angle1(d, b0, b1, bodies) -> float:
     """Angle (rad) about the record's axis 1, body 0 relative to the cross."""
-    qcross = cross_quat(world_axis1(d, AXIS1, b0, B), world_axis2(d, AXIS2, b1, B))
-    qrel = qmul2(qmul1(B[B_Q][b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
+    qcross = cross_quat(world_axis1(d, AXIS1, b0, bodies), world_axis2(d, AXIS2, b1, bodies))
+    qrel = qmul2(qmul1(bodies.q[b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4])
     return angle_from_rel_quat(qrel, d[AXIS1:AXIS1 + 3])
 
 
 @njit(cache=True, nogil=True)
-def angle2(d, b0, b1, B) -> float:
+def angle2(d, b0, b1, bodies) -> float:
     """Angle (rad) about the record's axis 2, body 1 (or world) relative to the cross."""
-    qcross = cross_quat(world_axis2(d, AXIS2, b1, B), world_axis1(d, AXIS1, b0, B))
-    return _angle2_from_cross(d, b1, B, qcross)
+    qcross = cross_quat(world_axis2(d, AXIS2, b1, bodies), world_axis1(d, AXIS1, b0, bodies))
+    return _angle2_from_cross(d, b1, bodies, qcross)
 
 
 @njit(cache=True, nogil=True)
-def angles(d, b0, b1, B):
+def angles(d, b0, b1, bodies):
     """(angle1, angle2) in rad, sharing one cross frame as ODE's getAngles does."""
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
     qcross = cross_quat(ax1, ax2)
     a1 = angle_from_rel_quat(
-        qmul2(qmul1(B[B_Q][b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4]),
+        qmul2(qmul1(bodies.q[b0], qcross), d[CROSS_ROTATION1:CROSS_ROTATION1 + 4]),
         d[AXIS1:AXIS1 + 3])
     # a half turn about the bisector of the two axes swaps them: it turns the
     # frame (ax1, ax2, ...) into (ax2, ax1, ...), the cross seen from axis 2
     h = ax1 + ax2
     inv = 1.0 / math.sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2])
     qhalf = np.array([0.0, h[0] * inv, h[1] * inv, h[2] * inv])
-    a2 = _angle2_from_cross(d, b1, B, qmul0(qhalf, qcross))
+    a2 = _angle2_from_cross(d, b1, bodies, qmul0(qhalf, qcross))
     return a1, a2
 
 
@@ -202,14 +201,14 @@ def _limiting(d, off) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def info1(d, di, jf, b0, b1, B, wp):
+def info1(d, di, jf, b0, b1, bodies, wp):
     """4 rows (ball + axes perpendicular), plus one per powered or stopped axis."""
     lim1 = _limiting(d, LIMOT1)
     lim2 = _limiting(d, LIMOT2)
     d[LIMOT1 + LM_LIMIT] = 0.0
     d[LIMOT2 + LM_LIMIT] = 0.0
     if lim1 or lim2:
-        a1, a2 = angles(d, b0, b1, B)
+        a1, a2 = angles(d, b0, b1, bodies)
         if lim1:
             test_limit(d, LIMOT1, a1)
         if lim2:
@@ -222,11 +221,11 @@ def info1(d, di, jf, b0, b1, B, wp):
 
 
 @njit(cache=True, nogil=True)
-def info2(d, di, jf, b0, b1, B, wp, rows, r):
+def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     """Rows 0-2 ball, 3 no twist about axis1 x axis2, then limot 1 and limot 2."""
-    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, B, wp, rows, r, wp[WP_ERP])
-    ax1 = world_axis1(d, AXIS1, b0, B)
-    ax2 = world_axis2(d, AXIS2, b1, B)
+    set_ball(d, ANCHOR1, ANCHOR2, b0, b1, bodies, wp, rows, r, wp.erp)
+    ax1 = world_axis1(d, AXIS1, b0, bodies)
+    ax2 = world_axis2(d, AXIS2, b1, bodies)
     # row 3: no relative rotation about p, the normal of both axes. axis 2 is
     # first made perpendicular to axis 1 (in their plane) in case they drift.
     k = dot3(ax1, ax2)
@@ -236,15 +235,15 @@ def info2(d, di, jf, b0, b1, B, wp, rows, r):
         p = p / n
     else:
         p = np.array([1.0, 0.0, 0.0])
-    J = rows[ROW_J]
+    J = rows.J
     J[r + 3, 3:6] = p
     if b1 >= 0:
         J[r + 3, 9:12] = -p
     # the axes' angle θ should be π/2; θ - π/2 ≈ -cos θ = -ax1·ax2 for small
     # errors, corrected by erp of it per step
-    rows[ROW_C][r + 3] = wp[WP_FPS] * wp[WP_ERP] * (-k)
-    n1 = add_limot(d, LIMOT1, b0, b1, B, wp, rows, r + 4, ax1, True)
-    add_limot(d, LIMOT2, b0, b1, B, wp, rows, r + 4 + n1, ax2, True)
+    rows.c[r + 3] = wp.fps * wp.erp * (-k)
+    n1 = add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, r + 4, ax1, True)
+    add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, r + 4 + n1, ax2, True)
 
 
 # ----------------------------------------------------------------------------- API
@@ -360,9 +359,9 @@ def dJointSetUniversalAxis2Offset(j, x: float, y: float, z: float,
     b0, b1 = joint.body_rows()
     if b0 < 0:
         return
-    B = body_arrays(joint.world)
-    _offset_qrels(joint, world_axis1(joint.d, AXIS1, b0, B), world_axis2(joint.d, AXIS2, b1, B),
-                  o1, o2)
+    bodies = body_arrays(joint.world)
+    _offset_qrels(joint, world_axis1(joint.d, AXIS1, b0, bodies),
+                  world_axis2(joint.d, AXIS2, b1, bodies), o1, o2)
 
 
 def dJointGetUniversalAnchor(j) -> np.ndarray:
@@ -403,28 +402,28 @@ def _kernel_args(joint: UniversalJoint):
 def dJointGetUniversalAngle1(j) -> float:
     """Angle (rad, -π..π) between body 1 and the cross about axis 1."""
     joint = _universal(j, "dJointGetUniversalAngle1")
-    d, b0, b1, B = _kernel_args(joint)
+    d, b0, b1, bodies = _kernel_args(joint)
     if b0 < 0:
         return 0.0
-    return float(angle2(d, b0, b1, B) if joint.reversed else angle1(d, b0, b1, B))
+    return float(angle2(d, b0, b1, bodies) if joint.reversed else angle1(d, b0, b1, bodies))
 
 
 def dJointGetUniversalAngle2(j) -> float:
     """Angle (rad, -π..π) between the cross and body 2 about axis 2."""
     joint = _universal(j, "dJointGetUniversalAngle2")
-    d, b0, b1, B = _kernel_args(joint)
+    d, b0, b1, bodies = _kernel_args(joint)
     if b0 < 0:
         return 0.0
-    return float(-angle1(d, b0, b1, B) if joint.reversed else angle2(d, b0, b1, B))
+    return float(-angle1(d, b0, b1, bodies) if joint.reversed else angle2(d, b0, b1, bodies))
 
 
 def dJointGetUniversalAngles(j) -> tuple[float, float]:
     """(angle1, angle2) in rad, computed together (cheaper than one by one)."""
     joint = _universal(j, "dJointGetUniversalAngles")
-    d, b0, b1, B = _kernel_args(joint)
+    d, b0, b1, bodies = _kernel_args(joint)
     if b0 < 0:
         return 0.0, 0.0
-    a1, a2 = angles(d, b0, b1, B)
+    a1, a2 = angles(d, b0, b1, bodies)
     if joint.reversed:
         return float(a2), float(-a1)
     return float(a1), float(a2)

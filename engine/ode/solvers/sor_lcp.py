@@ -62,6 +62,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.ode.kernels.bundles import Bodies, Rows, StepConfig
 from engine.ode.rng import rand_int
 
 #: Random reshuffle period of the row order (sweeps 8, 16, ...).
@@ -135,14 +136,8 @@ def _free_motion_terms(
 
 @njit(cache=True, nogil=True)
 def _prepare_rows(
-    m: int,
-    J: np.ndarray,
+    rows: Rows,
     jb: np.ndarray,
-    c: np.ndarray,
-    cfm: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    findex: np.ndarray,
     invmass: np.ndarray,
     invI: np.ndarray,
     free: np.ndarray,
@@ -160,6 +155,13 @@ def _prepare_rows(
     and stores Ad_r * J_r, iMJ_r, Ad_r * b_r, Ad_r * cfm_r / h, the bounds,
     the bodies and the friction index.
     """
+    J = rows.J
+    c = rows.c
+    cfm = rows.cfm
+    lo = rows.lo
+    hi = rows.hi
+    findex = rows.findex
+    m = J.shape[0]
     for r in range(m):
         b1 = jb[r, 0]
         b2 = jb[r, 1]
@@ -328,24 +330,12 @@ def _constraint_wrench(m: int, J: np.ndarray, jb: np.ndarray, lam: np.ndarray,
 
 @njit(cache=True, nogil=True)
 def sor_lcp(
-    m: int,
-    J: np.ndarray,
+    rows: Rows,
     jb: np.ndarray,
-    c: np.ndarray,
-    cfm: np.ndarray,
-    lo: np.ndarray,
-    hi: np.ndarray,
-    findex: np.ndarray,
     bodies: np.ndarray,
-    invmass: np.ndarray,
+    state: Bodies,
     invI: np.ndarray,
-    lvel: np.ndarray,
-    avel: np.ndarray,
-    facc: np.ndarray,
-    tacc: np.ndarray,
-    h: float,
-    iterations: int,
-    sor_w: float,
+    config: StepConfig,
     rng_state: np.ndarray,
     lam: np.ndarray,
     cforce: np.ndarray,
@@ -354,15 +344,18 @@ def sor_lcp(
     """Solve one island's constraint forces with QuickStep's SOR-LCP method.
 
     Arrays (row count m, island body count nb, global body count N):
-      J float64[m, 12]   rows [lin1, ang1, lin2, ang2] (unscaled; read only)
-      jb int32[m, 2]     global body indices; jb[r, 1] == -1 for one body
-      c float64[m]       joint rhs, velocity units (erp * fps * error + speed)
-      cfm float64[m]     joint cfm as given by the joints (not divided by h)
-      lo, hi float64[m]  bounds; for friction rows hi is the coefficient
-      findex int32[m]    -1 or the island-local row giving friction bounds
-      bodies int32[nb]   global indices of the island's bodies
-      invmass float64[N], invI float64[N, 3, 3] (world frame)
-      lvel, avel, facc, tacc float64[N, 3] (m/s, rad/s, N, N m)
+      rows               :class:`Rows` of exactly m rows (read only):
+        J float64[m, 12]   rows [lin1, ang1, lin2, ang2] (unscaled)
+        c float64[m]       joint rhs, velocity units (erp * fps * error + speed)
+        cfm float64[m]     joint cfm as given by the joints (not divided by h)
+        lo, hi float64[m]  bounds; for friction rows hi is the coefficient
+        findex int[m]      -1 or the island-local row giving friction bounds
+      jb int[m, 2]       global body indices; jb[r, 1] == -1 for one body
+      bodies int[nb]     global indices of the island's bodies
+      state              :class:`Bodies`; read: invmass float64[N] and lvel,
+                         avel, facc, tacc float64[N, 3] (m/s, rad/s, N, N m)
+      invI float64[N, 3, 3] world-frame inverse inertia
+      config             :class:`StepConfig`; read: h (s), iterations, sor_w
       rng_state uint64[1] ODE's generator state (advanced in place)
       lam float64[m]     in: start value (zeros = ODE); out: forces (N or N m)
       cforce float64[N, 6] out, rows of ``bodies`` only: sum_r J_r^T lam_r
@@ -377,6 +370,17 @@ def sor_lcp(
     Rows with ``A_rr == 0`` (a zero Jacobian row and zero cfm) give
     non-finite values, exactly as in ODE.
     """
+    J = rows.J
+    findex = rows.findex
+    invmass = state.invmass
+    lvel = state.lvel
+    avel = state.avel
+    facc = state.facc
+    tacc = state.tacc
+    h = config.h
+    iterations = config.iterations
+    sor_w = config.sor_w
+    m = J.shape[0]
     if work.shape[0] < _W_TOTAL * m:
         raise ValueError("sor_lcp: work array too small (need sor_work_size(m, nb))")
     if m == 0:
@@ -388,7 +392,7 @@ def sor_lcp(
     # 1) right-hand side terms of the free motion, temporarily in cforce.
     _free_motion_terms(bodies, invmass, invI, lvel, avel, facc, tacc, rh, cforce)
     # 2) scaled rows, M^-1 J^T and the relaxation factors.
-    _prepare_rows(m, J, jb, c, cfm, lo, hi, findex, invmass, invI, cforce, rh, sor_w, work)
+    _prepare_rows(rows, jb, invmass, invI, cforce, rh, sor_w, work)
     # 3) fc = M^-1 J^T lam for the starting lam (zero for ODE's cold start).
     for i in range(bodies.shape[0]):
         for k in range(6):

@@ -17,7 +17,7 @@ from numba import njit
 from engine.ode.constants import dJointTypeContact
 from engine.ode.joints import contact
 from engine.ode.joints.dispatch import joint_info1, joint_info2
-from engine.ode.joints.layout import B_AVEL, B_LVEL, B_POS, WP_CFM
+from engine.ode.kernels.bundles import IslandWork, Rows
 
 
 @njit(cache=True, nogil=True)
@@ -49,30 +49,55 @@ def order_joints_into(n, ms, nubs, unbounded_first, out):
 
 
 @njit(cache=True, nogil=True)
-def island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs) -> None:
-    """Row counts of the joints ``js``: ``ms[i]`` rows, ``nubs[i]`` unbounded."""
+def island_info1(js, joints, bodies, wp, ms, nubs) -> None:
+    """Row counts of the joints ``js`` (rows of ``joints``, :class:`Joints`):
+    ``ms[i]`` rows, ``nubs[i]`` unbounded; ``bodies`` :class:`Bodies`,
+    ``wp`` :class:`WorldParams`."""
+    jtype = joints.type
+    jbody = joints.body
+    jflags = joints.flags
+    jdata = joints.data
+    jidata = joints.idata
     for i in range(js.shape[0]):
         j = js[i]
         if jtype[j] != dJointTypeContact:
             m, nub = joint_info1(jtype[j], jdata[j], jidata[j], jflags[j], jbody[j, 0],
-                                 jbody[j, 1], B, wp)
+                                 jbody[j, 1], bodies, wp)
             ms[i] = m
             nubs[i] = nub
     # contacts, the bulk of a busy scene's joints, in one loop without dispatch
-    contact.count_island_rows(jtype, jdata, jidata, js, ms, nubs)
+    contact.count_island_rows(joints, js, ms, nubs)
 
 
 @njit(cache=True, nogil=True)
-def fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, wp, offsets,
-                     J, c, cfm, lo, hi, findex, jb):
-    """Preset and fill rows 0..m-1 of the (large enough) row arrays from the
-    joints ``js[order[k]]``, k < nk; ``offsets[k]`` becomes joint k's first row.
-    Friction indices come out island-relative. Returns m."""
+def fill_island_rows(js, nk, joints, bodies, wp, work):
+    """Preset and fill rows 0..m-1 of ``work.rows`` (large enough) from the
+    joints ``js[work.order[k]]``, k < nk, whose row counts are ``work.ms``;
+    ``work.offsets[k]`` becomes joint k's first row and ``work.jb`` the rows'
+    bodies. Friction indices come out island-relative. ``joints``
+    :class:`Joints`, ``bodies`` :class:`Bodies`, ``wp`` :class:`WorldParams`,
+    ``work`` :class:`IslandWork`. Returns m."""
+    order = work.order
+    ms = work.ms
+    offsets = work.offsets
+    rows = work.rows
+    jb = work.jb
+    J = rows.J
+    c = rows.c
+    cfm = rows.cfm
+    lo = rows.lo
+    hi = rows.hi
+    findex = rows.findex
+    jtype = joints.type
+    jbody = joints.body
+    jflags = joints.flags
+    jdata = joints.data
+    jidata = joints.idata
     offsets[0] = 0
     for k in range(nk):
         offsets[k + 1] = offsets[k] + ms[order[k]]
     m = offsets[nk]
-    world_cfm = wp[WP_CFM]
+    world_cfm = wp.cfm
     for i in range(m):
         for t in range(12):
             J[i, t] = 0.0
@@ -81,14 +106,13 @@ def fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, 
         lo[i] = -math.inf
         hi[i] = math.inf
         findex[i] = -1
-    rows = (J, c, cfm, lo, hi, findex)
     for k in range(nk):
         j = js[order[k]]
         r = offsets[k]
         b0 = jbody[j, 0]
         b1 = jbody[j, 1]
         if jtype[j] != dJointTypeContact:
-            joint_info2(jtype[j], jdata[j], jidata[j], jflags[j], b0, b1, B, wp, rows, r)
+            joint_info2(jtype[j], jdata[j], jidata[j], jflags[j], b0, b1, bodies, wp, rows, r)
             for i in range(r, offsets[k + 1]):
                 if findex[i] >= 0:
                     findex[i] += r
@@ -97,14 +121,13 @@ def fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, 
             jb[i, 1] = b1
     # contacts' rows are disjoint from the others' and read no force
     # accumulator, so filling them after the other joints changes nothing
-    contact.fill_island_rows(jtype, jflags, jbody, jdata, jidata, js, order, nk, offsets,
-                             B[B_POS], B[B_LVEL], B[B_AVEL], wp, J, c, cfm, lo, hi, findex)
+    contact.fill_island_rows(joints, js, order, nk, offsets, bodies, wp, rows)
     return m
 
 
 @njit(cache=True, nogil=True)
-def build_rows(js, jtype, jbody, jflags, jdata, jidata, B, wp, unbounded_first):
-    """Rows of the island whose joints are ``js`` (joint store rows).
+def build_rows(js, joints, bodies, wp, unbounded_first):
+    """Rows of the island whose joints are ``js`` (rows of ``joints``).
 
     Returns ``(order, offsets, J (m,12), c, cfm, lo, hi, findex, jb (m,2), nub)``:
     ``js[order[k]]`` owns rows ``offsets[k]:offsets[k+1]``.
@@ -112,20 +135,17 @@ def build_rows(js, jtype, jbody, jflags, jdata, jidata, B, wp, unbounded_first):
     n = js.shape[0]
     ms = np.zeros(n, dtype=np.int64)
     nubs = np.zeros(n, dtype=np.int64)
-    island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs)
+    island_info1(js, joints, bodies, wp, ms, nubs)
     order = np.empty(n, dtype=np.int64)
     nk, nub_rows = order_joints_into(n, ms, nubs, unbounded_first, order)
     total = 0
     for k in range(nk):
         total += ms[order[k]]
-    offsets = np.zeros(nk + 1, dtype=np.int64)
-    J = np.empty((total, 12))
-    c = np.empty(total)
-    cfm = np.empty(total)
-    lo = np.empty(total)
-    hi = np.empty(total)
-    findex = np.empty(total, dtype=np.int64)
-    jb = np.empty((total, 2), dtype=np.int64)
-    fill_island_rows(js, order, nk, ms, jtype, jbody, jflags, jdata, jidata, B, wp, offsets,
-                     J, c, cfm, lo, hi, findex, jb)
-    return order[:nk], offsets, J, c, cfm, lo, hi, findex, jb, nub_rows
+    rows = Rows(np.empty((total, 12)), np.empty(total), np.empty(total), np.empty(total),
+                np.empty(total), np.empty(total, dtype=np.int64))
+    work = IslandWork(rows, np.empty((total, 2), dtype=np.int64), np.empty(0), np.empty(0),
+                      ms, nubs, order, np.zeros(nk + 1, dtype=np.int64),
+                      np.empty((0, 6)), np.empty((0, 3)))
+    fill_island_rows(js, nk, joints, bodies, wp, work)
+    return (order[:nk], work.offsets, rows.J, rows.c, rows.cfm, rows.lo, rows.hi, rows.findex,
+            work.jb, nub_rows)

@@ -31,10 +31,21 @@ def _sinc(x: float) -> float:
 
 
 @njit(cache=True, nogil=True)
-def step_body(b, h, flags, pos, q, R, lvel, avel, max_ang_speed, frot_axis, lin_damp,
-              ang_damp, lin_thr2, ang_thr2) -> None:
-    """Advance position and orientation of body b over h (ODE's dxStepBody),
-    then apply its velocity damping."""
+def step_body(b, h, flags, bodies, damping) -> None:
+    """Advance position and orientation of body b over h (s) (ODE's dxStepBody),
+    then apply its velocity damping; ``flags`` (n,) ``BF_*`` bits, ``bodies``
+    :class:`Bodies`, ``damping`` :class:`Damping`."""
+    pos = bodies.pos
+    q = bodies.q
+    R = bodies.R
+    lvel = bodies.lvel
+    avel = bodies.avel
+    max_ang_speed = damping.max_ang_speed
+    frot_axis = damping.frot_axis
+    lin_damp = damping.lin
+    ang_damp = damping.ang
+    lin_thr2 = damping.lin_thr2
+    ang_thr2 = damping.ang_thr2
     f = flags[b]
     w = avel[b]
     if f & BF_MAX_ANG_SPEED:
@@ -103,11 +114,21 @@ def _add_infinitesimal(qb, w, h) -> None:
 
 
 @njit(cache=True, nogil=True)
-def prepare_island(ib, h, gravity, flags, R, avel, facc, tacc, mass, invmass, I_body,
-                   invI_body, invI_world, scratch) -> None:
-    """World inverse inertia R·I⁻¹·Rᵀ, gravity force m·g and the implicit
-    gyroscopic torque for every body of ``ib`` (int64 body rows); ``scratch``
-    is a (9, 3) work array."""
+def prepare_island(ib, h, gravity, flags, bodies, masses, scratch) -> None:
+    """World inverse inertia R·I⁻¹·Rᵀ (into ``masses.invI_world``), gravity
+    force m·g (``gravity`` (3,) m/s²) and the implicit gyroscopic torque of a
+    step of ``h`` s, for every body of ``ib`` (int64 body rows); ``flags`` (n,)
+    ``BF_*`` bits, ``bodies`` :class:`Bodies`, ``masses`` :class:`MassModel`;
+    ``scratch`` is a (9, 3) work array."""
+    R = bodies.R
+    avel = bodies.avel
+    facc = bodies.facc
+    tacc = bodies.tacc
+    invmass = bodies.invmass
+    mass = masses.mass
+    I_body = masses.I_body
+    invI_body = masses.invI_body
+    invI_world = masses.invI_world
     for t in range(ib.shape[0]):
         b = ib[t]
         _rotate_tensor_at(R, invI_body, b, scratch)
@@ -198,11 +219,17 @@ def _gyroscopic_torque(b, h, R, avel, tacc, I_body, A) -> None:
 
 
 @njit(cache=True, nogil=True)
-def advance_island(ib, solved, cforce, h, flags, pos, q, R, lvel, avel, facc, tacc, invmass,
-                   invI_world, max_ang_speed, frot_axis, lin_damp, ang_damp, lin_thr2,
-                   ang_thr2) -> None:
-    """Velocities v += h M⁻¹ (fe + Jᵀλ) (without Jᵀλ unless ``solved``), then
-    :func:`step_body`, then clear the force accumulators, for every body of ``ib``."""
+def advance_island(ib, solved, cforce, h, flags, bodies, invI_world, damping) -> None:
+    """Velocities v += h M⁻¹ (fe + Jᵀλ) (without Jᵀλ, ``cforce`` (n, 6),
+    unless ``solved``), then :func:`step_body`, then clear the force
+    accumulators, for every body of ``ib``; ``h`` s, ``flags`` (n,) ``BF_*``
+    bits, ``bodies`` :class:`Bodies`, ``invI_world`` (n, 3, 3), ``damping``
+    :class:`Damping`."""
+    lvel = bodies.lvel
+    avel = bodies.avel
+    facc = bodies.facc
+    tacc = bodies.tacc
+    invmass = bodies.invmass
     for t in range(ib.shape[0]):
         b = ib[t]
         imh = invmass[b] * h
@@ -223,20 +250,27 @@ def advance_island(ib, solved, cforce, h, flags, pos, q, R, lvel, avel, facc, ta
                            + invI_world[b, k, 2] * a2)
         f = flags[b]
         if f & BF_FINITE_ROT:
-            step_body(b, h, flags, pos, q, R, lvel, avel, max_ang_speed, frot_axis, lin_damp,
-                      ang_damp, lin_thr2, ang_thr2)
+            step_body(b, h, flags, bodies, damping)
         else:
-            _step_body_infinitesimal(b, f, h, pos, q, R, lvel, avel, max_ang_speed, lin_damp,
-                                     ang_damp, lin_thr2, ang_thr2)
+            _step_body_infinitesimal(b, f, h, bodies, damping)
         for k in range(3):
             facc[b, k] = 0.0
             tacc[b, k] = 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _step_body_infinitesimal(b, f, h, pos, q, R, lvel, avel, max_ang_speed, lin_damp,
-                             ang_damp, lin_thr2, ang_thr2) -> None:
+def _step_body_infinitesimal(b, f, h, bodies, damping) -> None:
     """:func:`step_body` without finite rotation, on scalars."""
+    pos = bodies.pos
+    q = bodies.q
+    R = bodies.R
+    lvel = bodies.lvel
+    avel = bodies.avel
+    max_ang_speed = damping.max_ang_speed
+    lin_damp = damping.lin
+    ang_damp = damping.ang
+    lin_thr2 = damping.lin_thr2
+    ang_thr2 = damping.ang_thr2
     w0 = avel[b, 0]
     w1 = avel[b, 1]
     w2 = avel[b, 2]

@@ -12,17 +12,23 @@ from numba import njit
 
 from engine.ode.bodystore import BF_ALIVE, BF_AUTO_DISABLE, BF_DISABLED
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED
+from engine.ode.kernels.bundles import Adjacency, Islands
 
 BF_AD_READY = 1 << 11   # auto-disable sample buffer full at least once
 
 
 @njit(cache=True, nogil=True)
-def build_adjacency(nbody, njoint, jbody, jflags, jattach):
-    """Per-body joint lists as CSR: ``start (nbody+1,)``, ``joint``, ``other``.
+def build_adjacency(nbody, joints):
+    """The :class:`Adjacency` of the first ``nbody`` body rows over the live
+    joints of ``joints`` (a :class:`Joints`).
 
     Entry k of body b's list is a joint and the body at its other end
     (-1 for the environment), newest attachment first.
     """
+    njoint = joints.count
+    jbody = joints.body
+    jflags = joints.flags
+    jattach = joints.attach_seq
     deg = np.zeros(nbody + 1, dtype=np.int64)
     for j in range(njoint):
         if jflags[j] & JF_ALIVE:
@@ -72,7 +78,7 @@ def build_adjacency(nbody, njoint, jbody, jflags, jattach):
                 f -= 1
             joint[f] = jj
             other[f] = oo
-    return start, joint, other
+    return Adjacency(start, joint, other)
 
 
 @njit(cache=True, nogil=True)
@@ -88,11 +94,27 @@ def joint_is_enabled(j, jflags, jbody, invmass) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def auto_disable(nbody, flags, lvel, avel, start, ad_lin2, ad_ang2, ad_steps, ad_time,
-                 ad_samples, ad_idle_steps, ad_idle_time, ad_index, ad_buf, h) -> None:
-    """ODE's auto-disable: sample velocities; a body whose average speeds stay
-    under the thresholds for the required steps and time is disabled and
-    stopped. Bodies with no joint at all are never disabled (not mid-air)."""
+def auto_disable(table, bodies, ad, adjacency, h) -> None:
+    """ODE's auto-disable over the rows of ``table`` (:class:`BodyTable`):
+    sample velocities (``bodies``, :class:`Bodies`) into the window of ``ad``
+    (:class:`AutoDisable`); a body whose average speeds stay under the
+    thresholds for the required steps and time (``h`` s per step) is disabled
+    and stopped. Bodies with no joint at all in ``adjacency`` are never
+    disabled (not mid-air)."""
+    nbody = table.count
+    flags = table.flags
+    lvel = bodies.lvel
+    avel = bodies.avel
+    start = adjacency.start
+    ad_lin2 = ad.lin_thr2
+    ad_ang2 = ad.ang_thr2
+    ad_steps = ad.steps
+    ad_time = ad.time
+    ad_samples = ad.samples
+    ad_idle_steps = ad.idle_steps
+    ad_idle_time = ad.idle_time
+    ad_index = ad.sample_index
+    ad_buf = ad.buf
     for b in range(nbody):
         f = flags[b]
         if not f & BF_ALIVE or start[b + 1] == start[b]:
@@ -142,13 +164,22 @@ def auto_disable(nbody, flags, lvel, avel, start, ad_lin2, ad_ang2, ad_steps, ad
 
 
 @njit(cache=True, nogil=True)
-def find_islands(nbody, flags, seq, start, adj_joint, adj_other, njoint, jbody, jflags, invmass):
-    """Partition enabled bodies and enabled joints into islands.
-
-    Returns ``(bodies, bstart, joints, jstart)``: island i's bodies are
-    ``bodies[bstart[i]:bstart[i+1]]``, its joints ``joints[jstart[i]:jstart[i+1]]``.
-    A disabled body reached through an enabled joint is enabled (auto-enable).
+def find_islands(table, adjacency, joints, invmass):
+    """Partition the enabled bodies of ``table`` (:class:`BodyTable`) and the
+    enabled ``joints`` (:class:`Joints`) into :class:`Islands`, walking
+    ``adjacency``; ``invmass`` (n,) tells dynamic bodies (ODE's rule for
+    enabled joints). A disabled body reached through an enabled joint is
+    enabled (auto-enable), in ``table.flags``.
     """
+    nbody = table.count
+    flags = table.flags
+    seq = table.seq
+    start = adjacency.start
+    adj_joint = adjacency.joint
+    adj_other = adjacency.other
+    njoint = joints.count
+    jbody = joints.body
+    jflags = joints.flags
     order_keys = np.empty(nbody, dtype=np.int64)
     for b in range(nbody):
         order_keys[b] = -seq[b] if flags[b] & BF_ALIVE else 1
@@ -156,7 +187,7 @@ def find_islands(nbody, flags, seq, start, adj_joint, adj_other, njoint, jbody, 
     btag = np.zeros(nbody, dtype=np.int64)
     jtag = np.zeros(njoint, dtype=np.int64)
     bodies = np.empty(nbody, dtype=np.int64)
-    joints = np.empty(njoint, dtype=np.int64)
+    island_joints = np.empty(njoint, dtype=np.int64)
     bstart = np.zeros(nbody + 1, dtype=np.int64)
     jstart = np.zeros(nbody + 1, dtype=np.int64)
     stack = np.empty(nbody, dtype=np.int64)
@@ -182,7 +213,7 @@ def find_islands(nbody, flags, seq, start, adj_joint, adj_other, njoint, jbody, 
                     continue
                 if joint_is_enabled(j, jflags, jbody, invmass):
                     jtag[j] = 1
-                    joints[nj] = j
+                    island_joints[nj] = j
                     nj += 1
                     o = adj_other[e]
                     if o >= 0 and btag[o] <= 0:
@@ -201,4 +232,4 @@ def find_islands(nbody, flags, seq, start, adj_joint, adj_other, njoint, jbody, 
         ni += 1
         bstart[ni] = nb
         jstart[ni] = nj
-    return bodies, bstart[:ni + 1], joints, jstart[:ni + 1]
+    return Islands(bodies, bstart[:ni + 1], island_joints, jstart[:ni + 1])

@@ -88,9 +88,24 @@ def _assemble_A(J, JinvM, jb):
 
 
 @njit(cache=True, nogil=True)
-def exact_solve(J, c, cfm, lo, hi, findex, jb, nub, bodies, invmass, invI, lvel, avel,
-                facc, tacc, h, lam, cforce) -> None:
-    """Solve the island's LCP exactly; write λ (m,) and per-body Jᵀλ (N, 6)."""
+def exact_solve(rows, jb, nub, ib, bodies, invI, h, lam, cforce) -> None:
+    """Solve the island's LCP exactly; write λ (m,) and per-body Jᵀλ (n, 6).
+
+    ``rows`` :class:`Rows` of exactly m rows (the first ``nub`` unbounded),
+    ``jb`` (m, 2) their body rows, ``ib`` the island's body rows, ``bodies``
+    :class:`Bodies`, ``invI`` (n, 3, 3) world-frame inverse inertia, ``h`` s.
+    """
+    J = rows.J
+    c = rows.c
+    cfm = rows.cfm
+    lo = rows.lo
+    hi = rows.hi
+    findex = rows.findex
+    invmass = bodies.invmass
+    lvel = bodies.lvel
+    avel = bodies.avel
+    facc = bodies.facc
+    tacc = bodies.tacc
     m = J.shape[0]
     rh = 1.0 / h
     JinvM = _jinvm(J, jb, invmass, invI)
@@ -121,7 +136,7 @@ def exact_solve(J, c, cfm, lo, hi, findex, jb, nub, bodies, invmass, invI, lvel,
     fi = findex.astype(np.int32)
     solve_boxed_lcp(m, A, x, rhs, w, nub, lo2, hi2, fi)
     lam[:m] = x
-    for b in bodies:
+    for b in ib:
         cforce[b, :] = 0.0
     for i in range(m):
         for s in range(2):

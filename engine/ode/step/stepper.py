@@ -15,15 +15,20 @@ from numba import njit
 
 from engine.ode import checks
 from engine.ode.errors import ODEError
-from engine.ode.joints.layout import (
-    MAX_ROWS,
-    WP_CFM,
-    WP_ERP,
-    WP_FPS,
-    WP_H,
-    WP_LAYER,
-    WP_MAX_VEL,
-    WP_SIZE,
+from engine.ode.joints.anchors import body_arrays, joint_arrays
+from engine.ode.joints.layout import MAX_ROWS
+from engine.ode.kernels.bundles import (
+    AutoDisable,
+    Bodies,
+    BodyTable,
+    Damping,
+    IslandWork,
+    Joints,
+    MassModel,
+    Rows,
+    StepConfig,
+    WorldParams,
+    world_params,
 )
 from engine.ode.rng import RNG_STATE
 from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
@@ -35,8 +40,13 @@ from engine.ode.world import World, world_of
 
 
 @njit(cache=True, nogil=True)
-def _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows) -> None:
-    """Per joint: f1, t1, f2, t2 = J_bodyᵀ λ over its rows; remember λ."""
+def _feedback(order, offsets, js, J, lam, joints) -> None:
+    """Per joint ``js[order[k]]`` (rows ``offsets[k]:offsets[k+1]`` of ``J``
+    (m, 12) and ``lam`` (m,)): f1, t1, f2, t2 = J_bodyᵀ λ over its rows into
+    ``joints.feedback``; remember λ and the row count in ``joints``."""
+    jfeedback = joints.feedback
+    jlam = joints.lam
+    jnrows = joints.nrows
     for k in range(order.shape[0]):
         j = js[order[k]]
         r0 = offsets[k]
@@ -59,8 +69,10 @@ WARM_START_SCALE = 0.75
 
 
 @njit(cache=True, nogil=True)
-def _warm_start(order, offsets, js, jlam, jnrows, lam) -> None:
+def _warm_start(order, offsets, js, joints, lam) -> None:
     """Start each joint's rows from its last step's forces when its row count is unchanged."""
+    jlam = joints.lam
+    jnrows = joints.nrows
     for k in range(order.shape[0]):
         j = js[order[k]]
         r0 = offsets[k]
@@ -72,143 +84,187 @@ def _warm_start(order, offsets, js, jlam, jnrows, lam) -> None:
 
 @njit(cache=True, nogil=True)
 def _row_buffers(cap, quick):
-    """Row buffers for ``cap`` rows: J (cap, 12), rhs, cfm, lo, hi, findex,
-    body pairs (cap, 2), lambda, and the SOR work array (empty for dWorldStep)."""
-    work = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
-    return (np.empty((cap, 12)), np.empty(cap), np.empty(cap), np.empty(cap), np.empty(cap),
-            np.empty(cap, dtype=np.int64), np.empty((cap, 2), dtype=np.int64), np.empty(cap),
-            work)
+    """Row buffers for ``cap`` rows: the :class:`Rows`, their body pairs
+    (cap, 2), lambda (cap,) and the SOR work array (empty for dWorldStep)."""
+    sor = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+    rows = Rows(np.empty((cap, 12)), np.empty(cap), np.empty(cap), np.empty(cap),
+                np.empty(cap), np.empty(cap, dtype=np.int64))
+    return rows, np.empty((cap, 2), dtype=np.int64), np.empty(cap), sor
 
 
 @njit(cache=True, nogil=True)
-def step_kernel(quick, warm, h, wp, gravity, iterations, sor_w, nbody, bflags, bseq, B, mass,
-                I_body, invI_body, invI_world, damping, ad, njoint, jtype, jbody, jflags, jattach,
-                jdata, jidata, jfeedback, jlam, jnrows, rng_state):
-    """One step of the whole world. Returns the number of islands stepped."""
-    pos, R, q, lvel, avel, facc, tacc, invmass = B
-    max_ang, frot_axis, lin_damp, ang_damp, lin_thr2, ang_thr2 = damping
-    ad_lin2, ad_ang2, ad_steps, ad_time, ad_samples, ad_idle_steps, ad_idle_time, ad_index, \
-        ad_buf = ad
-    start, adj_joint, adj_other = build_adjacency(nbody, njoint, jbody, jflags, jattach)
-    auto_disable(nbody, bflags, lvel, avel, start, ad_lin2, ad_ang2, ad_steps, ad_time,
-                 ad_samples, ad_idle_steps, ad_idle_time, ad_index, ad_buf, h)
-    bodies, bstart, joints, jstart = find_islands(nbody, bflags, bseq, start, adj_joint,
-                                                  adj_other, njoint, jbody, jflags, invmass)
+def _island_work(cap, maxj, nbody, quick):
+    """:class:`IslandWork` for islands of up to ``maxj`` joints and ``cap`` rows
+    among ``nbody`` body rows."""
+    rows, jb, lam, sor = _row_buffers(cap, quick)
+    return IslandWork(rows, jb, lam, sor, np.empty(maxj, dtype=np.int64),
+                      np.empty(maxj, dtype=np.int64), np.empty(maxj, dtype=np.int64),
+                      np.empty(maxj + 1, dtype=np.int64), np.zeros((nbody, 6)),
+                      np.empty((9, 3)))
+
+
+@njit(cache=True, nogil=True)
+def _grown(work, cap, quick):
+    """``work`` with row buffers for ``cap`` rows (the per-joint buffers kept)."""
+    rows, jb, lam, sor = _row_buffers(cap, quick)
+    return IslandWork(rows, jb, lam, sor, work.ms, work.nubs, work.order, work.offsets,
+                      work.cforce, work.scratch)
+
+
+@njit(cache=True, nogil=True)
+def _sliced_rows(rows, m):
+    """The first ``m`` rows of ``rows`` (views)."""
+    return Rows(rows.J[:m], rows.c[:m], rows.cfm[:m], rows.lo[:m], rows.hi[:m],
+                rows.findex[:m])
+
+
+@njit(cache=True, nogil=True)
+def _free_bodies(islands):
+    """Body rows of the islands without joints (free bodies), in island order."""
+    bodies = islands.body_rows
+    bstart = islands.body_start
+    jstart = islands.joint_start
     ni = bstart.shape[0] - 1
-    cforce = np.zeros((nbody, 6))
-    scratch = np.empty((9, 3))
-    # row buffers for the largest island, reused by every island (no
+    nfree = 0
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            nfree += bstart[isl + 1] - bstart[isl]
+    fb = np.empty(nfree, dtype=np.int64)
+    k = 0
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            for t in range(bstart[isl], bstart[isl + 1]):
+                fb[k] = bodies[t]
+                k += 1
+    return fb
+
+
+@njit(cache=True, nogil=True)
+def _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state) -> None:
+    """Constraint forces of an island whose rows fill_island_rows put in
+    ``work`` (``nk`` joints with rows, at least one row; ``nub`` unbounded
+    rows first for Dantzig): λ, per-body Jᵀλ into ``work.cforce`` and the
+    joints' feedback."""
+    order = work.order[:nk]
+    offsets = work.offsets[:nk + 1]
+    m = offsets[nk]
+    rows = _sliced_rows(work.rows, m)
+    jb = work.jb[:m]
+    lam = work.lam[:m]
+    lam[:] = 0.0
+    if config.quick and config.warm:
+        _warm_start(order, offsets, js, joints, lam)
+    if config.quick:
+        sor_lcp(rows, jb, ib, bodies, masses.invI_world, config, rng_state, lam, work.cforce,
+                work.sor)
+    else:
+        exact_solve(rows, jb, nub, ib, bodies, masses.invI_world, config.h, lam, work.cforce)
+    for j in js:
+        joints.nrows[j] = 0     # joints without rows this step keep their old feedback
+    _feedback(order, offsets, js, rows.J, lam, joints)
+
+
+@njit(cache=True, nogil=True)
+def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields, damping_fields,
+                ad_fields, joint_fields, rng_state):
+    """One step of the whole world. Returns the number of islands stepped.
+
+    Each bundle arrives as the plain tuple of its fields (``tuple(bundle)``)
+    and is named again here: a :class:`StepConfig`, :class:`WorldParams`,
+    :class:`BodyTable`, :class:`Bodies`, :class:`MassModel`,
+    :class:`Damping`, :class:`AutoDisable` and :class:`Joints`; numba's
+    dispatcher types plain tuples in C but named tuples in Python, about
+    1 µs more per bundle and call, which a small world's step would notice.
+    ``rng_state`` uint64[1] is ODE's generator state (QuickStep's row shuffles).
+    """
+    config = StepConfig(*config_fields)
+    wp = WorldParams(*wp_fields)
+    table = BodyTable(*table_fields)
+    bodies = Bodies(*body_fields)
+    masses = MassModel(*mass_fields)
+    damping = Damping(*damping_fields)
+    ad = AutoDisable(*ad_fields)
+    joints = Joints(*joint_fields)
+    h = config.h
+    quick = config.quick
+    adjacency = build_adjacency(table.count, joints)
+    auto_disable(table, bodies, ad, adjacency, h)
+    islands = find_islands(table, adjacency, joints, bodies.invmass)
+    bstart = islands.body_start
+    jstart = islands.joint_start
+    ni = bstart.shape[0] - 1
+    # work buffers for the largest island, reused by every island (no
     # allocation per island); a joint has at most MAX_ROWS rows
     maxj = 0
     for isl in range(ni):
         maxj = max(maxj, jstart[isl + 1] - jstart[isl])
     cap = MAX_ROWS * maxj
-    ms = np.empty(maxj, dtype=np.int64)
-    nubs = np.empty(maxj, dtype=np.int64)
-    jorder = np.empty(maxj, dtype=np.int64)
-    joffsets = np.empty(maxj + 1, dtype=np.int64)
-    Jb, cb, cfmb, lob, hib, fib, jbb, lamb, work = _row_buffers(cap, quick)
+    work = _island_work(cap, maxj, table.count, quick)
     # islands without joints (free bodies) are independent of everything else
     # and use no random numbers: step them all in one batch, in island order
-    nfree = 0
-    for isl in range(ni):
-        if jstart[isl + 1] == jstart[isl]:
-            nfree += bstart[isl + 1] - bstart[isl]
-    if nfree > 0:
-        fb = np.empty(nfree, dtype=np.int64)
-        k = 0
-        for isl in range(ni):
-            if jstart[isl + 1] == jstart[isl]:
-                for t in range(bstart[isl], bstart[isl + 1]):
-                    fb[k] = bodies[t]
-                    k += 1
-        prepare_island(fb, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
-                       invI_body, invI_world, scratch)
-        advance_island(fb, False, cforce, h, bflags, pos, q, R, lvel, avel, facc, tacc,
-                       invmass, invI_world, max_ang, frot_axis, lin_damp, ang_damp, lin_thr2,
-                       ang_thr2)
+    fb = _free_bodies(islands)
+    if fb.shape[0] > 0:
+        prepare_island(fb, h, config.gravity, table.flags, bodies, masses, work.scratch)
+        advance_island(fb, False, work.cforce, h, table.flags, bodies, masses.invI_world,
+                       damping)
     for isl in range(ni):
         if jstart[isl + 1] == jstart[isl]:
             continue
-        ib = bodies[bstart[isl]:bstart[isl + 1]]
-        js = joints[jstart[isl]:jstart[isl + 1]]
-        prepare_island(ib, h, gravity, bflags, R, avel, facc, tacc, mass, invmass, I_body,
-                       invI_body, invI_world, scratch)
+        ib = islands.body_rows[bstart[isl]:bstart[isl + 1]]
+        js = islands.joint_rows[jstart[isl]:jstart[isl + 1]]
+        prepare_island(ib, h, config.gravity, table.flags, bodies, masses, work.scratch)
         m = 0
         nk = 0
         nub = 0
         nj = js.shape[0]
         if nj > 0:
-            island_info1(js, jtype, jbody, jflags, jdata, jidata, B, wp, ms, nubs)
+            island_info1(js, joints, bodies, wp, work.ms, work.nubs)
             need = 0
             for i in range(nj):
-                need += ms[i]
+                need += work.ms[i]
             if need > cap:
                 # a joint type with more than MAX_ROWS rows: grow the buffers
                 cap = need
-                Jb, cb, cfmb, lob, hib, fib, jbb, lamb, work = _row_buffers(cap, quick)
-            nk, nub = order_joints_into(nj, ms, nubs, not quick, jorder)
-            m = fill_island_rows(js, jorder, nk, ms, jtype, jbody, jflags, jdata, jidata, B,
-                                 wp, joffsets, Jb, cb, cfmb, lob, hib, fib, jbb)
+                work = _grown(work, cap, quick)
+            nk, nub = order_joints_into(nj, work.ms, work.nubs, not quick, work.order)
+            m = fill_island_rows(js, nk, joints, bodies, wp, work)
         if m > 0:
-            order = jorder[:nk]
-            offsets = joffsets[:nk + 1]
-            J = Jb[:m]
-            jb = jbb[:m]
-            lam = lamb[:m]
-            lam[:] = 0.0
-            if quick and warm:
-                _warm_start(order, offsets, js, jlam, jnrows, lam)
-            if quick:
-                sor_lcp(m, J, jb, cb[:m], cfmb[:m], lob[:m], hib[:m], fib[:m], ib, invmass,
-                        invI_world, lvel, avel, facc, tacc, h, iterations, sor_w, rng_state,
-                        lam, cforce, work)
-            else:
-                exact_solve(J, cb[:m], cfmb[:m], lob[:m], hib[:m], fib[:m], jb, nub, ib,
-                            invmass, invI_world, lvel, avel, facc, tacc, h, lam, cforce)
-            for j in js:
-                jnrows[j] = 0     # joints without rows this step keep their old feedback
-            _feedback(order, offsets, js, J, jb, lam, jfeedback, jlam, jnrows)
+            _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state)
         else:
             for j in js:
-                jnrows[j] = 0
+                joints.nrows[j] = 0
         # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
-        advance_island(ib, m > 0, cforce, h, bflags, pos, q, R, lvel, avel, facc, tacc,
-                       invmass, invI_world, max_ang, frot_axis, lin_damp, ang_damp, lin_thr2,
-                       ang_thr2)
+        advance_island(ib, m > 0, work.cforce, h, table.flags, bodies, masses.invI_world,
+                       damping)
     return ni
 
 
-def _world_params(world: World, h: float) -> np.ndarray:
-    wp = np.empty(WP_SIZE)
-    wp[WP_FPS] = 1.0 / h
-    wp[WP_ERP] = world.erp
-    wp[WP_CFM] = world.cfm
-    wp[WP_MAX_VEL] = world.max_correcting_vel
-    wp[WP_LAYER] = world.surface_layer
-    wp[WP_H] = h
-    return wp
+def _world_params(world: World, h: float) -> WorldParams:
+    """The :class:`WorldParams` of ``world`` for a step of ``h`` seconds."""
+    return world_params(h, world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
 
 
-def _step_arrays(world: World) -> tuple:
-    """The storage arrays the kernel takes, cached on the world until the
-    stores reallocate (they grow by doubling; the auto-disable buffer grows
-    with the largest sample count)."""
+def _step_bundles(world: World) -> tuple:
+    """``(table, bodies, masses, damping, ad, joints)``: the bundles of the
+    world's storage arrays the kernel takes, each as the plain tuple of its
+    fields (see :func:`step_kernel`), cached on the world until the stores
+    reallocate (they grow by doubling; the auto-disable buffer grows with the
+    largest sample count) or their counts change."""
     s = world.bodies
     jt = world.joints
-    key = (s.capacity, id(s.ad_buf), jt.capacity)
+    key = (s.capacity, id(s.ad_buf), jt.capacity, s.count, jt.count)
     if world.step_args_key == key:
         return world.step_args
     if world.invI_world.shape[0] < s.capacity:
         world.invI_world = np.zeros((s.capacity, 3, 3))
-    B = (s.pos, s.R, s.q, s.lvel, s.avel, s.facc, s.tacc, s.invmass)
-    damping = (s.max_ang_speed, s.frot_axis, s.lin_damp, s.ang_damp, s.lin_damp_thr2,
-               s.ang_damp_thr2)
-    ad = (s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples, s.ad_idle_steps,
-          s.ad_idle_time, s.ad_sample_index, s.ad_buf)
-    world.step_args = (s.flags, s.seq, B, s.mass, s.I, s.invI, world.invI_world, damping, ad,
-                       jt.type, jt.body, jt.flags, jt.attach_seq, jt.data, jt.idata,
-                       jt.feedback, jt.lam, jt.nrows)
+    table = BodyTable(s.count, s.flags, s.seq)
+    masses = MassModel(s.mass, s.I, s.invI, world.invI_world)
+    damping = Damping(s.max_ang_speed, s.frot_axis, s.lin_damp, s.ang_damp, s.lin_damp_thr2,
+                      s.ang_damp_thr2)
+    ad = AutoDisable(s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples,
+                     s.ad_idle_steps, s.ad_idle_time, s.ad_sample_index, s.ad_buf)
+    bundles = (table, body_arrays(world), masses, damping, ad, joint_arrays(world))
+    world.step_args = tuple(tuple(b) for b in bundles)
     world.step_args_key = key
     return world.step_args
 
@@ -216,12 +272,10 @@ def _step_arrays(world: World) -> tuple:
 def run_step(world: World, h: float, quick: bool) -> int:
     """Step ``world`` by ``h`` seconds with the chosen stepper."""
     jt = world.joints
-    (bflags, bseq, B, mass, I_body, invI_body, invI_world, damping, ad, jtype, jbody, jflags,
-     jattach, jdata, jidata, jfeedback, jlam, jnrows) = _step_arrays(world)
-    ni = step_kernel(quick, world.qs_warm_start, h, _world_params(world, h), world.gravity,
-                     world.qs_iterations, world.qs_w, world.bodies.count, bflags, bseq, B, mass,
-                     I_body, invI_body, invI_world, damping, ad, jt.count, jtype, jbody, jflags,
-                     jattach, jdata, jidata, jfeedback, jlam, jnrows, RNG_STATE)
+    config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
+                        world.gravity)
+    ni = step_kernel(tuple(config), tuple(_world_params(world, h)), *_step_bundles(world),
+                     RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
             continue      # no rows this step: ODE leaves the feedback untouched

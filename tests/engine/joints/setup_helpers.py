@@ -20,16 +20,8 @@ import numpy as np
 
 from engine import ode
 from engine.ode.joints.anchors import body_arrays
-from engine.ode.joints.layout import (
-    WP_CFM,
-    WP_ERP,
-    WP_FPS,
-    WP_H,
-    WP_LAYER,
-    WP_MAX_VEL,
-    WP_SIZE,
-)
 from engine.ode.joints.limot import LM_LIMIT
+from engine.ode.kernels.bundles import Rows, WorldParams, world_params
 from engine.ode.step.stepper import _world_params
 
 H = 0.01                                #: default step size (s)
@@ -37,8 +29,6 @@ G = 9.81                                #: gravity magnitude (m/s²)
 CUBE = (0.2, 0.2, 0.2)                  #: side lengths (m) of the piston/PR/PU/hinge-2 boxes
 BRICK = (0.2, 0.3, 0.4)                 #: default box side lengths (m)
 
-#: the kernels' (J (m, 12), c (m,), cfm (m,), lo (m,), hi (m,), findex (m,)) row buffers
-Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 # ----------------------------------------------------------------------------- bodies
@@ -121,20 +111,17 @@ def sample_run(api: Any, w: Any, quick: bool, steps: Sequence[int],
 
 
 # ----------------------------------------------------------------------------- kernels
-def kernel_params(h: float = H, max_vel: float = math.inf) -> np.ndarray:
-    """(WP_SIZE,) world parameters for calling a joint kernel directly:
-    1/h (1/s), ERP 0.2, CFM 1e-10, contact max correcting velocity
-    ``max_vel`` (m/s), surface layer 0 (m) and h (s)."""
-    wp = np.zeros(WP_SIZE)
-    wp[WP_FPS], wp[WP_ERP], wp[WP_CFM] = 1 / h, 0.2, 1e-10
-    wp[WP_MAX_VEL], wp[WP_LAYER], wp[WP_H] = max_vel, 0.0, h
-    return wp
+def kernel_params(h: float = H, max_vel: float = math.inf) -> WorldParams:
+    """World parameters for calling a joint kernel directly: 1/h (1/s),
+    ERP 0.2, CFM 1e-10, contact max correcting velocity ``max_vel`` (m/s),
+    surface layer 0 (m) and h (s)."""
+    return world_params(h, 0.2, 1e-10, max_vel, 0.0)
 
 
-def info1_counts(kernel: ModuleType, j: Any, wp: np.ndarray | None = None,
+def info1_counts(kernel: ModuleType, j: Any, wp: WorldParams | None = None,
                  h: float = H) -> tuple[int, int]:
     """(m, nub): the rows (all, unbounded) ``kernel.info1`` asks for joint
-    ``j`` now, given world parameters ``wp`` (WP_SIZE,); by default the
+    ``j`` now, given world parameters ``wp``; by default the
     world's own for a step of ``h`` (s)."""
     b0, b1 = j.body_rows()
     if wp is None:
@@ -160,7 +147,7 @@ def kernel_rows(kernel: ModuleType, j: Any) -> tuple[tuple[int, int], Rows]:
     b0, b1 = j.body_rows()
     B = body_arrays(j.world)
     m, nub = kernel.info1(j.d, j.di, j.flags, b0, b1, B, wp)
-    rows = (np.zeros((m, 12)), np.zeros(m), np.full(m, 1e-10), np.full(m, -np.inf),
-            np.full(m, np.inf), np.full(m, -1, dtype=np.int64))
+    rows = Rows(np.zeros((m, 12)), np.zeros(m), np.full(m, 1e-10), np.full(m, -np.inf),
+                np.full(m, np.inf), np.full(m, -1, dtype=np.int64))
     kernel.info2(j.d, j.di, j.flags, b0, b1, B, wp, rows, 0)
     return (int(m), int(nub)), rows

@@ -16,7 +16,7 @@ import pytest
 
 from engine import ode
 from engine.ode.joints import contact as ct
-from engine.ode.joints.anchors import body_arrays
+from engine.ode.joints.anchors import body_arrays, joint_arrays
 from engine.ode.step.assemble import build_rows
 from engine.ode.step.stepper import _world_params
 from tests.engine.joints.setup_helpers import G, box, seeded_world, step_fn
@@ -129,11 +129,9 @@ def vec(x) -> list[float]:
 
 def rows_of(w, *joints, h=0.01):
     """(J, c, cfm, lo, hi, findex, offsets) of the given joints, as the step builds them."""
-    jt = w.joints
     js = np.array([j.index for j in joints], dtype=np.int64)
     order, offsets, J, c, cfm, lo, hi, findex, _, _ = build_rows(
-        js, jt.type, jt.body, jt.flags, jt.data, jt.idata, body_arrays(w), _world_params(w, h),
-        False)
+        js, joint_arrays(w), body_arrays(w), _world_params(w, h), False)
     assert list(order) == list(range(len(joints)))
     return J, c, cfm, lo, hi, findex, offsets
 

@@ -10,6 +10,7 @@ import pytest
 from engine import ode
 from engine.ode.joints import hinge as hinge_mod
 from engine.ode.joints.anchors import body_arrays
+from engine.ode.kernels.bundles import WorldParams
 from tests.engine.joints.setup_helpers import box, seeded_world, step_fn
 
 #: ODE 0.16.2 (libode8) on ``_scene``: hinge angle/rate every 100 steps, extrema,
@@ -82,7 +83,7 @@ def test_row_counts_free_powered_at_limit():
     B = body_arrays(w)
 
     def rows():
-        return hinge_mod.info1(j.d, j.di, 0, b.index, -1, B, np.zeros(6))
+        return hinge_mod.info1(j.d, j.di, 0, b.index, -1, B, WorldParams(0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
 
     assert rows() == (5, 5)
     ode.dJointSetHingeParam(j, ode.dParamFMax, 1.0)
