@@ -31,3 +31,11 @@ def test_import_contracts_are_kept():
             "sys.exit(lint_imports(no_cache=True, no_logo=True))")
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, "broken import contract(s):\n" + res.stdout + res.stderr
+
+
+def test_architecture_doc_lists_every_contract():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    missing = [c["id"] for c in config["tool"]["importlinter"]["contracts"]
+               if f"`{c['id']}`" not in doc]
+    assert not missing, f"docs/architecture.md does not describe contracts {missing}"
