@@ -69,6 +69,8 @@ class World:
         self.invI_world = np.zeros((0, 3, 3))  # step scratch: world-frame inverse inertia
         self.step_args: tuple = ()             # cached kernel arguments (see step.stepper)
         self.step_args_key: tuple | None = None
+        self.step_settings: tuple = ()         # cached step config and world parameters
+        self.step_settings_key: tuple | None = None
         self.alive = True
         self.data = None
 

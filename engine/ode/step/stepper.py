@@ -244,6 +244,21 @@ def _world_params(world: World, h: float) -> WorldParams:
     return world_params(h, world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
 
 
+def _step_settings(world: World, h: float, quick: bool) -> tuple[tuple, tuple]:
+    """``(config, wp)``: the :class:`StepConfig` and :class:`WorldParams` of this
+    step as plain tuples (see :func:`step_kernel`), kept on the world while the
+    settings they come from are unchanged (most worlds step with the same ones
+    every time; building two named tuples per step showed in small worlds)."""
+    key = (h, quick, world.qs_warm_start, world.qs_iterations, world.qs_w, id(world.gravity),
+           world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
+    if world.step_settings_key != key:
+        config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
+                            world.gravity)
+        world.step_settings = (tuple(config), tuple(_world_params(world, h)))
+        world.step_settings_key = key
+    return world.step_settings
+
+
 def _step_bundles(world: World) -> tuple:
     """``(table, bodies, masses, damping, ad, joints)``: the bundles of the
     world's storage arrays the kernel takes, each as the plain tuple of its
@@ -272,10 +287,7 @@ def _step_bundles(world: World) -> tuple:
 def run_step(world: World, h: float, quick: bool) -> int:
     """Step ``world`` by ``h`` seconds with the chosen stepper."""
     jt = world.joints
-    config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
-                        world.gravity)
-    ni = step_kernel(tuple(config), tuple(_world_params(world, h)), *_step_bundles(world),
-                     RNG_STATE)
+    ni = step_kernel(*_step_settings(world, h, quick), *_step_bundles(world), RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
             continue      # no rows this step: ODE leaves the feedback untouched
