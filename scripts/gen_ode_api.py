@@ -3,7 +3,8 @@
     python scripts/gen_ode_api.py           # rewrite engine/ode/__init__.py
     python scripts/gen_ode_api.py --check   # exit 1 if the file is stale
 
-The flat API is every public name of the modules in :data:`API_MODULES` that
+The flat API is every public name of the API modules (:data:`BEFORE_JOINT_MODULES`,
+the joint registry's modules, :data:`AFTER_JOINT_MODULES`) that
 looks like an ODE name (``d`` then a capital: ``dWorldCreate``, ``dParamVel``)
 or is in :data:`EXTRA_NAMES`. Each name is imported from the first module (in
 that order) that binds the very object the API exports; when two modules bind
@@ -30,27 +31,18 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 TARGET = ROOT / "engine" / "ode" / "__init__.py"
 COMMAND = "python scripts/gen_ode_api.py"
 
-#: Modules whose public ODE names make up the flat API, in dependency order.
-API_MODULES = (
+#: Modules whose public ODE names make up the flat API, in dependency order:
+#: these, then every joint module of the joint registry
+#: (engine/ode/joints/registry.py, JOINT_MODULES, in its order), then
+#: `AFTER_JOINT_MODULES`.
+BEFORE_JOINT_MODULES = (
     "engine.ode.constants", "engine.ode.errors", "engine.ode.library", "engine.ode.structs",
     "engine.ode.rng",
     "engine.ode.rotation", "engine.ode.odemath", "engine.ode.matrix", "engine.ode.mass",
     "engine.ode.world",
     "engine.ode.body", "engine.ode.body_settings", "engine.ode.joints.base",
-    "engine.ode.joints.ball",
-    "engine.ode.joints.hinge",
-    # @api-modules (one line per joint module goes right below)
-    "engine.ode.joints.hinge2", "engine.ode.joints.pr", "engine.ode.joints.pu",
-    "engine.ode.joints.piston",
-    "engine.ode.joints.amotor", "engine.ode.joints.dball", "engine.ode.joints.dhinge",
-    "engine.ode.joints.transmission",
-    "engine.ode.joints.slider",
-    "engine.ode.joints.universal",
-    "engine.ode.joints.fixed",
-    "engine.ode.joints.plane2d",
-    "engine.ode.joints.null",
-    "engine.ode.joints.lmotor",
-    "engine.ode.joints.contact",
+)
+AFTER_JOINT_MODULES = (
     "engine.ode.step.stepper", "engine.ode.export_dif",
     "engine.ode.collision.geoms.geom", "engine.ode.collision.geoms.primitives",
     "engine.ode.collision.spaces.space", "engine.ode.collision.dispatch",
@@ -110,7 +102,10 @@ def _import_modules_without_package_init() -> list[types.ModuleType]:
         package.__file__ = spec.origin
         package.__package__ = "engine.ode"
         sys.modules["engine.ode"] = package
-    return [importlib.import_module(name) for name in API_MODULES]
+    registry = importlib.import_module("engine.ode.joints.registry")
+    joints = tuple(f"engine.ode.joints.{name}" for name in registry.JOINT_MODULES)
+    names = BEFORE_JOINT_MODULES + joints + AFTER_JOINT_MODULES
+    return [importlib.import_module(name) for name in names]
 
 
 def api_sources() -> dict[str, dict[str, None]]:
