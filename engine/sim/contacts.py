@@ -206,11 +206,35 @@ class ContactHandler:
         if self.collide_hook is None and self.batched:
             self._batch = batched_contacts(
                 self.model.space, self.model.ode_world, self.group, MAX_POINTS,
-                self.model.geom_solid.get, self._allowed, self._surface_of,
+                self.model.geom_solid.get, solids_may_touch, self._surface_of,
                 self._surface_rows, friction_direction, self._too_many)
             self._points = None
             return
         ode.dSpaceCollide(self.model.space, None, self._near)
+
+    def run_hook_only(self, hook: Callable[[object, object], int] | None
+                      ) -> set[tuple[int, int]]:
+        """The collision pass of the robust model: ``hook`` (the plugin's collide
+        callback) sees every candidate pair as in `run` (spaces opened when it
+        returns 0) but no default contacts are made. Returns the (id(g1), id(g2))
+        pairs the hook handled (returned 1 or 2); 2 also marks them colliding."""
+        self.contacts = []
+        self.colliding = set()
+        handled: set[tuple[int, int]] = set()
+        if hook is None:
+            return handled
+
+        def near(data, g1, g2) -> None:
+            result = hook(g1, g2)
+            if result:
+                handled.add((id(g1), id(g2)))
+                if result == 2:
+                    self.colliding.update((g1, g2))
+            elif ode.dGeomIsSpace(g1) or ode.dGeomIsSpace(g2):
+                ode.dSpaceCollide2(g1, g2, data, near)
+
+        ode.dSpaceCollide(self.model.space, None, near)
+        return handled
 
     def capture_forces(self) -> None:
         """After the step (before the contact group is emptied): keep the forces of
@@ -237,18 +261,6 @@ class ContactHandler:
             return
         self.default_contacts(g1, g2)
 
-    def _allowed(self, r1, r2) -> bool:
-        """The pair rules but the joint test on two bodies: not two static Solids,
-        not one body, not a joint endPoint and its parent, not one Robot's Solids
-        without selfCollision."""
-        b1, b2 = r1.ode_body, r2.ode_body
-        if (b1 is None and b2 is None) or b1 is b2:
-            return False
-        if _jointed(r1, r2) or _jointed(r2, r1):
-            return False
-        return not (r1.robot is not None and r1.robot is r2.robot
-                    and not r1.robot.node.get("selfCollision"))
-
     def _surface_of(self, r1, r2) -> tuple[Surface, bool]:
         return self.lookup(r1.node.get("contactMaterial"), r2.node.get("contactMaterial"))
 
@@ -256,7 +268,7 @@ class ContactHandler:
         """Webots' default contact joints between two Solid geoms."""
         r1 = self.model.geom_solid.get(g1)
         r2 = self.model.geom_solid.get(g2)
-        if r1 is None or r2 is None or not self._allowed(r1, r2):
+        if r1 is None or r2 is None or not solids_may_touch(r1, r2):
             return
         b1, b2 = r1.ode_body, r2.ode_body
         if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
@@ -296,6 +308,19 @@ class ContactHandler:
             self._warned_at = self._time
             self.warn(f"{n} contact points between {r1.label} and {r2.label}; keeping the "
                       f"deepest {keep} (ContactProperties.maxContactJoints)")
+
+
+def solids_may_touch(r1, r2) -> bool:
+    """The pair rules but the joint test on two bodies: not two static Solids,
+    not one body, not a joint endPoint and its parent, not one Robot's Solids
+    without selfCollision."""
+    b1, b2 = r1.ode_body, r2.ode_body
+    if (b1 is None and b2 is None) or b1 is b2:
+        return False
+    if _jointed(r1, r2) or _jointed(r2, r1):
+        return False
+    return not (r1.robot is not None and r1.robot is r2.robot
+                and not r1.robot.node.get("selfCollision"))
 
 
 def _jointed(a, b) -> bool:

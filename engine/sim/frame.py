@@ -38,6 +38,10 @@ DefaultContactArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | No
                              Sequence[SolidRecord | None], Sequence[SolidRecord | None]]
 
 
+#: `ContactSet.state` of a contact whose state is not known (default contacts).
+STATE_UNKNOWN = -1
+
+
 @dataclass(frozen=True)
 class ContactInfo:
     """One contact point of the last step.
@@ -71,16 +75,22 @@ class ContactSet(Sequence[ContactInfo]):
     """
 
     __slots__ = ("pos", "normal", "depth", "force", "has_force", "solid1", "solid2", "plugin",
-                 "_items")
+                 "state", "cluster_size", "_items")
 
     def __init__(self, pos: np.ndarray, normal: np.ndarray, depth: np.ndarray,
                  force: np.ndarray, has_force: np.ndarray, solid1: tuple[Node | None, ...],
-                 solid2: tuple[Node | None, ...], plugin: np.ndarray) -> None:
-        for a in (pos, normal, depth, force, has_force, plugin):
+                 solid2: tuple[Node | None, ...], plugin: np.ndarray, *,
+                 state: np.ndarray | None = None,
+                 cluster_size: np.ndarray | None = None) -> None:
+        m = len(depth)
+        state = np.full(m, STATE_UNKNOWN, np.int8) if state is None else state
+        cluster_size = np.ones(m, np.int64) if cluster_size is None else cluster_size
+        for a in (pos, normal, depth, force, has_force, plugin, state, cluster_size):
             a.setflags(write=False)
         self.pos, self.normal, self.depth = pos, normal, depth
         self.force, self.has_force = force, has_force
         self.solid1, self.solid2, self.plugin = solid1, solid2, plugin
+        self.state, self.cluster_size = state, cluster_size
         self._items: list[ContactInfo | None] = [None] * len(depth)
 
     @staticmethod
@@ -163,7 +173,10 @@ class Frame:
     ``speed`` is simulated time / wall time over the last second; ``mode`` is
     "realtime", "fast" or "paused"; ``running`` is True when the engine thread
     is stepping; ``paused`` is its opposite, and ``pause_message`` says why
-    when an error paused the simulation.
+    when an error paused the simulation; ``contact_model`` is "default" or
+    "robust" and ``contact_status`` the robust model's status of the last step
+    (Normal, AdaptiveTimeStepping, ContactUnreliable, Unstable); ``paddings``
+    maps each Solid with a boundary layer to its padding [m] (robust model).
     """
 
     time_ms: float = 0.0
@@ -180,6 +193,9 @@ class Frame:
     speed: float = 0.0
     running: bool = False
     mode: str = "paused"
+    contact_model: str = "default"
+    contact_status: str = "Normal"
+    paddings: Mapping[Node, float] = field(default_factory=lambda: MappingProxyType({}))
 
 
 class SolidPoseTable:
@@ -282,11 +298,14 @@ def _node_of(rec: SolidRecord | None) -> Node | None:
     return rec.node if rec is not None else None
 
 
-def contact_set(default: DefaultContactArrays,
-                plugin_points: Sequence[ContactPoint]) -> ContactSet:
+def contact_set(default: DefaultContactArrays, plugin_points: Sequence[ContactPoint],
+                state: np.ndarray | None = None,
+                cluster_size: np.ndarray | None = None) -> ContactSet:
     """The default then the plugin-made contacts of a step as one `ContactSet` (arrays
     copied). ``default`` is `ContactHandler.contact_arrays`' tuple; the plugin
-    points' forces are their joint feedback's ``f1`` (NaN rows when none)."""
+    points' forces are their joint feedback's ``f1`` (NaN rows when none);
+    ``state`` and ``cluster_size`` (of the default part, robust model) go into
+    the set's arrays (plugin contacts: unknown state, size 1)."""
     pos, normal, depth, force, rec1, rec2 = default
     n_default = len(depth)
     if not n_default and not plugin_points:
@@ -312,9 +331,16 @@ def contact_set(default: DefaultContactArrays,
     # so the force on Solid 1 is -f1 (ODE's reversed joint)
     force[_reversed(rec1, rec2)] *= -1.0
     plugin = np.arange(len(depth)) >= n_default
+    m = len(depth)
+    all_state = np.full(m, STATE_UNKNOWN, np.int8)
+    all_size = np.ones(m, np.int64)
+    if state is not None:
+        all_state[:n_default] = state
+    if cluster_size is not None:
+        all_size[:n_default] = cluster_size
     return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
                       tuple(_node_of(r) for r in rec1), tuple(_node_of(r) for r in rec2),
-                      plugin)
+                      plugin, state=all_state, cluster_size=all_size)
 
 
 def _reversed(rec1: Sequence[SolidRecord | None],

@@ -310,16 +310,10 @@ class SpaceContacts:
 _NO_CONN = np.zeros(0, dtype=np.int64)
 
 
-def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -> SpaceContacts:
-    """Every contact dCollide(g1, g2, max_contacts) gives for the pairs
-    dSpaceCollide(space) reports (nested spaces opened), in that order.
-
-    ``skip_joined``: skip the pairs whose two bodies are joined by a
-    non-contact joint (dAreConnectedExcluding(b1, b2, dJointTypeContact)).
-    """
-    maxc = int(max_contacts) & 0xFFFF
-    if maxc < 1:
-        raise ValueError("max_contacts must be at least 1")
+def candidate_pairs(space: Space) -> tuple[GeomArrays, np.ndarray]:
+    """The leaf geoms of ``space`` gathered into arrays and the candidate pairs
+    (p, 2) (indices into ``ga.geoms``) dSpaceCollide reports for them, nested
+    spaces opened as the standard recursive near callback does, in its order."""
     top = space.ordered()
     if any(isinstance(g, Space) for g in top):
         leaves: list = []
@@ -332,6 +326,20 @@ def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -
     else:
         ga = gather(top, space.gather_cache)
         pairs = space.reported_pairs(ga) if len(top) > 1 else np.zeros((0, 2), dtype=np.int64)
+    return ga, pairs
+
+
+def space_contacts(space: Space, max_contacts: int, skip_joined: bool = False) -> SpaceContacts:
+    """Every contact dCollide(g1, g2, max_contacts) gives for the pairs
+    dSpaceCollide(space) reports (nested spaces opened), in that order.
+
+    ``skip_joined``: skip the pairs whose two bodies are joined by a
+    non-contact joint (dAreConnectedExcluding(b1, b2, dJointTypeContact)).
+    """
+    maxc = int(max_contacts) & 0xFFFF
+    if maxc < 1:
+        raise ValueError("max_contacts must be at least 1")
+    ga, pairs = candidate_pairs(space)
     conn = _NO_CONN
     nbody = 0
     mixed = ga.world is None and bool(ga.body.size) and int(ga.body.max()) >= 0
