@@ -1,8 +1,9 @@
 """The ``odeon`` command.
 
 - ``odeon`` (no argument): opens the desktop app on resources/worlds/default.wbt;
-- ``odeon run WORLD [--duration S] [--stepper step|quickstep] [--log CSV]
-  [--force] [--no-plugin]``: runs a world headless (with its WorldInfo.physics
+- ``odeon run WORLD [--duration S] [--stepper step|quickstep]
+  [--contacts default|robust] [--log CSV] [--force] [--no-plugin]``: runs a
+  world headless (``--contacts`` overrides the world's contact model) (with its WorldInfo.physics
   plugin unless ``--no-plugin``), streams console lines to stdout and
   optionally writes body trajectories to a CSV file (never over the world
   file; over an existing file only with ``--force``);
@@ -44,6 +45,9 @@ def _run_parser() -> argparse.ArgumentParser:
                         help="simulated time to run, in seconds (finite, >= 0; default 10)")
     parser.add_argument("--stepper", choices=("step", "quickstep"), default=None,
                         help="override WorldInfo.stepper")
+    parser.add_argument("--contacts", choices=("default", "robust"), default=None,
+                        help="the contact model: Webots' default contacts or the robust "
+                             "(Klamp't) model; overrides the world's 'odeon: contacts' line")
     parser.add_argument("--log", metavar="CSV", default=None,
                         help="write time_ms, solid, x, y, z, qw, qx, qy, qz per body per step; "
                              "never the world file itself, and an existing file only with "
@@ -88,7 +92,8 @@ def _run(argv: list[str]) -> int:
     try:
         with watch_compiles(_say_compiling_once()):
             return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
-                                log_path=args.log, plugin=not args.no_plugin)
+                                log_path=args.log, plugin=not args.no_plugin,
+                                contacts=args.contacts)
     except (OSError, WorldError, BuildError) as exc:
         print(f"odeon run: {exc}", file=sys.stderr)
         return 1

@@ -49,13 +49,15 @@ def trajectory_rows(sim: Simulation) -> list[tuple]:
 
 
 def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str | None = None,
-                 log_path: str | None = None, plugin: bool = True) -> int:
+                 log_path: str | None = None, plugin: bool = True,
+                 contacts: str | None = None) -> int:
     """Run ``world_path`` for ``duration_s`` simulated seconds (with the world's
-    physics plugin unless ``plugin`` is False); 0 on success, 1 when the
+    physics plugin unless ``plugin`` is False; ``contacts`` "default" or
+    "robust" overrides the world's contact model); 0 on success, 1 when the
     simulation paused on an error (a plugin exception included)."""
     console = Console()
     console.add_listener(lambda source, text: out.write(f"[{source}] {text}\n"))
-    sim = Simulation(world_path, console=console, stepper=stepper)
+    sim = Simulation(world_path, console=console, stepper=stepper, contacts=contacts)
     host = None
     if plugin:
         host = PluginHost(sim)
@@ -79,6 +81,7 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
             handle.close()
         if host is not None:
             host.close()
+    model = f", {sim.contact_model} contacts" if sim.contact_model != "default" else ""
     out.write(f"[odeon] simulated {sim.time_ms / 1000.0:g} s in {sim.steps} steps "
-              f"({sim.stepper})\n")
+              f"({sim.stepper}{model})\n")
     return 1 if sim.paused else 0

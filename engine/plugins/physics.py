@@ -14,13 +14,29 @@ Webots' plugin utilities (docs/webots-behaviour.md, "Plugin utility functions"):
 - ``dWebotsSend(channel, data)``, ``dWebotsReceive() -> bytes | None``;
 - ``dWebotsGetTime()`` (milliseconds), ``dWebotsConsolePrintf(fmt, *args)``.
 
-The ``dWebots*`` functions talk to the host whose callback is running; called
-elsewhere they raise `NoPluginRunning`.
+Odeon's robust contacts (Klamp't's model, docs/robust-contacts.md), usable in
+any world from ``webots_physics_collide``:
+
+- ``dRobustCollide(g1, g2) -> int``: boundary-layer contacts of the pair
+  (padded, clustered down to the world's maxContacts, the two surfaces
+  blended) made as contact joints in dWebotsGetContactJointGroup(); the
+  number made;
+- ``dRobustSetGeomPadding(geom, padding)`` / ``dRobustGetGeomPadding(geom)``:
+  a geom's boundary layer [m] (its bounding box grows by it);
+- ``dRobustSetBodySurface(body, surface)`` / ``dRobustGetBodySurface(geom)``:
+  the `SurfaceParameters` (kFriction, kRestitution, kStiffness, kDamping) of a
+  body, and the surface a geom's contacts use.
+
+The ``dWebots*`` and ``dRobust*`` functions talk to the host whose callback is
+running; called elsewhere they raise `NoPluginRunning`.
 """
 
 from __future__ import annotations
 
 from engine import ode
+from engine.contact.padding import padding_of, set_padding
+from engine.contact.pipeline import PairInput, RobustOptions, detect, make_robust_contacts
+from engine.contact.surface import SurfaceParameters, blend
 from engine.ode import *  # noqa: F403  (the flat ODE API is this module's API)
 from engine.plugins.context import NoPluginRunning, current  # noqa: F401
 
@@ -36,8 +52,16 @@ _WEBOTS = [
     "dWebotsReceive",
     "dWebotsSend",
 ]
+_ROBUST = [
+    "SurfaceParameters",
+    "dRobustCollide",
+    "dRobustGetBodySurface",
+    "dRobustGetGeomPadding",
+    "dRobustSetBodySurface",
+    "dRobustSetGeomPadding",
+]
 
-__all__ = [*ode.__all__, *_WEBOTS]
+__all__ = [*ode.__all__, *_WEBOTS, *_ROBUST]
 
 
 def _def_argument(function: str, def_) -> str | None:
@@ -115,3 +139,52 @@ def dWebotsConsolePrintf(fmt: str, *args) -> None:
                          f"its {len(args)} argument(s) ({exc}); write a literal '%' as '%%'"
                          ) from None
     host.print_text(text)
+
+
+# ---------------------------------------------------------------- robust contacts
+def dRobustCollide(g1, g2) -> int:
+    """Make the robust contacts of geoms ``g1`` and ``g2`` (module docstring) in
+    the plugin's contact joint group, attached to their bodies; returns how many
+    were made (0 when the padded shells do not overlap)."""
+    sim = current("dRobustCollide").sim
+    for name, g in (("g1", g1), ("g2", g2)):
+        if g is None or ode.dGeomIsSpace(g):
+            raise ode.ODEError("dRobustCollide", name, "must be a geom (not NULL, not a space)")
+    pairs = sim.robust_pairs
+    surface = blend(pairs.geom_surface(g1), pairs.geom_surface(g2))
+    pair = PairInput(g1, g2, padding_of(g1), padding_of(g2), surface)
+    settings = sim.odeon_settings.contacts
+    options = RobustOptions(settings.max_contacts, settings.cluster_normal_scale)
+    made = make_robust_contacts(sim.model.ode_world, sim.plugin_contact_group,
+                                detect([pair]), sim.dt, options)
+    return len(made)
+
+
+def dRobustSetGeomPadding(geom, padding: float) -> None:
+    """Give ``geom`` a boundary layer of ``padding`` metres (finite, >= 0)."""
+    current("dRobustSetGeomPadding")
+    set_padding(geom, padding)
+
+
+def dRobustGetGeomPadding(geom) -> float:
+    """The boundary layer of ``geom`` [m]."""
+    current("dRobustGetGeomPadding")
+    return padding_of(geom)
+
+
+def dRobustSetBodySurface(body, surface: SurfaceParameters) -> None:
+    """Use ``surface`` for every contact of ``body`` (its Solids' geoms and the
+    plugin's own geoms on it) made by the robust model or dRobustCollide."""
+    sim = current("dRobustSetBodySurface").sim
+    if body is None:
+        raise ode.ODEError("dRobustSetBodySurface", "body", "must be a body, not NULL")
+    if not isinstance(surface, SurfaceParameters):
+        raise ode.ODEError("dRobustSetBodySurface", "surface",
+                           f"must be a SurfaceParameters, got {type(surface).__name__}")
+    sim.robust_pairs.set_body_surface(body, surface)
+
+
+def dRobustGetBodySurface(geom) -> SurfaceParameters:
+    """The surface the robust contacts of ``geom`` use (its Solid's, its body's,
+    or the defaults)."""
+    return current("dRobustGetBodySurface").sim.robust_pairs.geom_surface(geom)

@@ -30,10 +30,13 @@ them (`engine.sim.frame`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from types import MappingProxyType
 
 import numpy as np
 
 from engine import ode
+from engine.contact.adaptive import SimStatus
 from engine.ode.kernels.detlinalg import matmul
 from engine.sim import state as snapshots
 from engine.sim.baseline import Baseline
@@ -51,8 +54,24 @@ from engine.sim.frame import (
 )
 from engine.sim.poses import Frame as Transform
 from engine.sim.poses import matrices_to_axis_angles, solid_world_poses
+from engine.sim.robust_actuators import build_actuators
+from engine.sim.robust_contacts import (
+    RobustPairs,
+    SolidContact,
+    robust_contact_arrays,
+    solid_contact,
+)
+from engine.sim.robust_step import RobustStepper
 from engine.sim.step_errors import STEP_FAILURES, step_failure_message
 from engine.world import Node, World, read_world
+from engine.world.odeon_settings import (
+    CONTACT_MODELS,
+    SolidContactSettings,
+    read_odeon_settings,
+    solid_key,
+    solid_name_path,
+    write_odeon_settings,
+)
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
 EXPLOSION_BOUND = 1e6
@@ -64,11 +83,15 @@ class Simulation:
     """A running world. ``Simulation("worlds/x.wbt")`` or ``Simulation(world)``."""
 
     def __init__(self, world: str | World, console: Console | None = None,
-                 stepper: str | None = None) -> None:
+                 stepper: str | None = None, contacts: str | None = None) -> None:
         self.console = console if console is not None else Console()
         self._path = world if isinstance(world, str) else None
         self.world: World = read_world(world) if isinstance(world, str) else world
         self._stepper_override = stepper
+        if contacts is not None and contacts not in CONTACT_MODELS:
+            raise ValueError(f"Simulation: contacts must be one of {', '.join(CONTACT_MODELS)}, "
+                             f"got {contacts!r}")
+        self._contacts_override = contacts
         self.before_step: Hook = None
         self.before_collide: Hook = None
         self.collide_hook: Callable[[object, object], int] | None = None
@@ -100,9 +123,95 @@ class Simulation:
         self._pause_message = ""
         self.steps = 0
         self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
+        self._setup_contact_model()
         #: what reset returns to and save writes: loaded values + user edits
         self.baseline = Baseline.capture(self.world)
         self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
+
+    def _setup_contact_model(self) -> None:
+        """The robust stepper when the world (or the constructor) chooses the
+        robust contact model, else None; settings lines that cannot be read
+        are reported on the console."""
+        settings = read_odeon_settings(self.world)
+        for problem in settings.problems:
+            self.console.warn(problem)
+        if self._contacts_override is not None:
+            settings = replace(settings, contacts=replace(settings.contacts,
+                                                          model=self._contacts_override))
+        self.odeon_settings = settings
+        #: per-Solid paddings and surfaces (the robust model's, and a plugin's robust pairs)
+        self.robust_pairs = RobustPairs(self.model, settings, self.console.warn)
+        self._robust: RobustStepper | None = None
+        if settings.contacts.robust:
+            actuators = build_actuators(self.model, settings, self.console.warn)
+            self._robust = RobustStepper(self.robust_pairs, self.contact_group, actuators)
+
+    @property
+    def contact_model(self) -> str:
+        """"robust" (Klamp't's contacts) or "default" (Webots')."""
+        return "robust" if self._robust is not None else "default"
+
+    @property
+    def robust(self) -> RobustStepper | None:
+        """The robust model's stepper (paddings, surfaces, actuators, status), or None."""
+        return self._robust
+
+    @property
+    def contact_status(self) -> SimStatus:
+        """The robust model's status of the last step (Normal under the default model)."""
+        return self._robust.status if self._robust is not None else SimStatus.NORMAL
+
+    def set_contact_model(self, model: str) -> None:
+        """Use ``model`` ("default" or "robust") from the next step on; the world's
+        ``odeon: contacts`` line says it (saved with the world)."""
+        if model not in CONTACT_MODELS:
+            raise ValueError(f"set_contact_model: model must be one of "
+                             f"{', '.join(CONTACT_MODELS)}, got {model!r}")
+        settings = read_odeon_settings(self.world)
+        write_odeon_settings(self.world, replace(settings, contacts=replace(
+            settings.contacts, model=model)))
+        self._contacts_override = None
+        if self._robust is not None:
+            self._robust.pairs.clear_paddings()
+        ode.dJointGroupEmpty(self.contact_group)
+        self._setup_contact_model()
+
+    def solid_contact(self, node: Node) -> SolidContact:
+        """The padding [m] and surface a Solid's robust contacts use now (its
+        ``odeon: solid`` values over the defaults; a plugin's changes included)."""
+        rec = self.model.record_of(node)
+        if rec is None:
+            raise ValueError(f"solid_contact: {node.label()} is not a Solid of this simulation")
+        return self.robust_pairs.contact_of(rec)
+
+    def set_solid_contact(self, node: Node, own: SolidContactSettings) -> None:
+        """Give a Solid its own robust-contact values (None fields: the defaults),
+        from the next step on; the world's ``odeon: solid`` line says them (saved
+        with the world)."""
+        rec = self.model.record_of(node)
+        if rec is None:
+            raise ValueError(f"set_solid_contact: {node.label()} is not a Solid of this "
+                             "simulation")
+        settings = read_odeon_settings(self.world)
+        solids = {k: v for k, v in settings.solids.items()
+                  if k not in (node.def_name, solid_name_path(node))}
+        if not own.is_empty():
+            solids[solid_key(node)] = own
+        settings = replace(settings, solids=solids)
+        write_odeon_settings(self.world, settings)
+        self.odeon_settings = replace(self.odeon_settings, solids=solids)
+        self.robust_pairs.set_contact(rec, solid_contact(rec, own),
+                                      apply_padding=self._robust is not None)
+        if self._robust is not None:
+            self._robust.forget()
+
+    def solid_paddings(self) -> dict[Node, float]:
+        """Each Solid's boundary layer [m] under the robust model (Solids with 0
+        left out); empty under the default model."""
+        if self._robust is None:
+            return {}
+        return {rec.node: c.padding for rec in self.model.solids
+                if (c := self.robust_pairs.contact_of(rec)).padding > 0.0}
 
     # ---------------------------------------------------------------- pause
     @property
@@ -144,7 +253,10 @@ class Simulation:
     def contact_arrays(self) -> tuple:
         """The default contacts of the last step as arrays (`ContactHandler.contact_arrays`):
         pos (m, 3), normal (m, 3), depth (m,), force on Solid 1 (m, 3) or None,
-        Solid records 1 and 2 (lists of m)."""
+        Solid records 1 and 2 (lists of m); the robust contacts under the robust model."""
+        if self._robust is not None:
+            return robust_contact_arrays(self.model, self._robust.contacts,
+                                         self.record_contact_feedback)
         return self._handler.contact_arrays()
 
     # plugin_contacts: the contact joints the plugin made in the last step
@@ -185,16 +297,19 @@ class Simulation:
             if joint.explicit_springs:
                 joint.apply_spring()
         _call(self.before_collide)
-        self._handler.collide_hook = self.collide_hook
-        self._handler.record_feedback = self.record_contact_feedback
-        self._handler.run(self.time_ms)
-        _call(self.after_collide)
         w = self.model.ode_world
-        if self.stepper == "quickstep":
-            ode.dWorldQuickStep(w, self.dt)
+        world_step = ode.dWorldQuickStep if self.stepper == "quickstep" else ode.dWorldStep
+        if self._robust is not None:
+            self._robust.handled = self._handler.run_hook_only(self.collide_hook)
+            _call(self.after_collide)
+            self._robust.advance(w, self.dt, world_step, self._body_rows())
         else:
-            ode.dWorldStep(w, self.dt)
-        self._handler.capture_forces()
+            self._handler.collide_hook = self.collide_hook
+            self._handler.record_feedback = self.record_contact_feedback
+            self._handler.run(self.time_ms)
+            _call(self.after_collide)
+            world_step(w, self.dt)
+            self._handler.capture_forces()
         _call(self.after_step)
         self.plugin_contacts = (_plugin_contact_points(self.model, self.plugin_contact_group)
                                 if self.record_contact_feedback else [])
@@ -217,6 +332,11 @@ class Simulation:
         while self.time_ms < end - 1e-9 and self.step():
             n += 1
         return n
+
+    def _body_rows(self) -> np.ndarray:
+        """Store rows (n,) of the bodies of the model's Solids."""
+        bodies = self.model.bodies
+        return np.fromiter((rec.body.index for rec in bodies), np.intp, len(bodies))
 
     def _find_exploded(self) -> str | None:
         bodies = self.model.bodies
@@ -258,7 +378,11 @@ class Simulation:
     def contact_set(self) -> ContactSet:
         """The last step's contacts as arrays (`ContactSet`): the default ones, then
         the contact joints a plugin made (recorded when ``record_contact_feedback``)."""
-        return contact_set(self.contact_arrays(), self.plugin_contacts)
+        robust = self._robust
+        if robust is None:
+            return contact_set(self.contact_arrays(), self.plugin_contacts)
+        return contact_set(self.contact_arrays(), self.plugin_contacts,
+                           robust.contacts.states(), robust.contacts.cluster_size)
 
     def colliding_solids(self) -> frozenset[Node]:
         """The Solid `Node`s whose geoms a collide hook marked as colliding (returned 2)
@@ -279,7 +403,9 @@ class Simulation:
                      contacts=self.contact_set(), colliding=self.colliding_solids(),
                      paused=paused, pause_message=self._pause_message, speed=float(speed),
                      running=bool(running) and not self._paused,
-                     mode="paused" if paused else mode)
+                     mode="paused" if paused else mode, contact_model=self.contact_model,
+                     contact_status=self.contact_status.label,
+                     paddings=MappingProxyType(self.solid_paddings()))
 
     def _table(self) -> SolidPoseTable:
         """The per-model pose lookups (`solid_poses` builds them)."""
@@ -338,6 +464,8 @@ class Simulation:
         ode.dJointGroupEmpty(self.contact_group)
         ode.dJointGroupEmpty(self.plugin_contact_group)
         snapshots.restore(self.model.ode_world, state)
+        if self._robust is not None:
+            self._robust.forget()
         self.time_ms = state.time_ms
         self.resume()
         self.write_poses()

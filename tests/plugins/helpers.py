@@ -15,7 +15,7 @@ from engine.world import World, read_world
 
 ROOT = Path(__file__).resolve().parents[2]
 WORLDS = ROOT / "resources" / "worlds"
-SAMPLES = ("flying_robot", "contact_points", "blimp", "floating_body")
+SAMPLES = ("flying_robot", "contact_points", "blimp", "floating_body", "robust_rover")
 
 
 def world(name: str) -> World:

@@ -32,7 +32,8 @@ def test_world_loads_and_runs_5_s_with_odeon_run(name: str, capsys) -> None:
     assert w.world_info.get("physics") == expected_plugin
     assert main(["run", str(path), "--duration", "5"]) == 0
     out = capsys.readouterr().out.splitlines()
-    simulated = re.fullmatch(r"\[odeon\] simulated ([0-9.]+) s in \d+ steps \(step\)", out[-1])
+    simulated = re.fullmatch(r"\[odeon\] simulated ([0-9.]+) s in \d+ steps "
+                             r"\(step(, robust contacts)?\)", out[-1])
     assert simulated and 5.0 <= float(simulated.group(1)) < 5.02  # whole steps
     assert not [line for line in out if line.startswith("[plugin-error]")]
     assert any(line.startswith(f"[physics] {expected_plugin}: ") for line in out)
