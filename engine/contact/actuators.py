@@ -282,5 +282,5 @@ class ActuatorSet:
         if len(state.actuators) != len(self.actuators):
             raise ValueError(f"ActuatorSet.restore: {len(state.actuators)} actuator states for "
                              f"{len(self.actuators)} actuators")
-        for actuator, saved in zip(self.actuators, state.actuators):
+        for actuator, saved in zip(self.actuators, state.actuators, strict=True):
             actuator.restore(saved)

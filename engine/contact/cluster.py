@@ -306,7 +306,8 @@ def contact_budget(counts: np.ndarray, max_contacts: int) -> np.ndarray:
     """
     c = np.asarray(counts, dtype=np.int64)
     if c.ndim != 1 or (c < 0).any():
-        raise ValueError(f"contact_budget: counts must be a 1-D array of counts >= 0, got {counts!r}")
+        raise ValueError(f"contact_budget: counts must be a 1-D array of counts >= 0, "
+                         f"got {counts!r}")
     if int(max_contacts) < 1:
         raise ValueError(f"contact_budget: max_contacts must be >= 1, got {max_contacts}")
     total = int(c.sum())

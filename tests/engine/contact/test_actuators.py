@@ -9,8 +9,14 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.contact.actuators import (ActuatorMode, ActuatorSet, JointFriction, PIDActuator,
-                                      PIDGains, shortest_angle)
+from engine.contact.actuators import (
+    ActuatorMode,
+    ActuatorSet,
+    JointFriction,
+    PIDActuator,
+    PIDGains,
+    shortest_angle,
+)
 from engine.contact.joint_axes import AXIS_BUILDERS, HingeAxis, joint_axes
 
 H = 0.001
@@ -47,7 +53,7 @@ class Rig:
                 for b in self.bodies]
 
     def set_body_state(self, state: list) -> None:
-        for b, (p, q, v, w) in zip(self.bodies, state):
+        for b, (p, q, v, w) in zip(self.bodies, state, strict=True):
             ode.dBodySetPosition(b, *p)
             ode.dBodySetQuaternion(b, q)
             ode.dBodySetLinearVel(b, *v)
@@ -321,10 +327,10 @@ def test_bare_ball_joint_gets_an_euler_motor(rig):
     assert ode.dJointGetType(axes[0].joint) == ode.dJointTypeAMotor
     assert all(a.joint is axes[0].joint for a in axes)
     targets = (0.2, 0.1, -0.15)
-    for axis, target in zip(axes, targets):
+    for axis, target in zip(axes, targets, strict=True):
         rig.set.add_actuator(PIDActuator(axis, PIDGains(40.0, 0.0, 8.0))).set_target(target)
     rig.step(3000)
-    for axis, target in zip(axes, targets):
+    for axis, target in zip(axes, targets, strict=True):
         assert axis.position() == pytest.approx(target, abs=1e-4)
     # positions are current: they move within a step (ODE's stored angles lag)
     for actuator in rig.set.actuators:
@@ -378,8 +384,8 @@ def test_state_restore_replays_bit_identically(rig):
     assert pid.mode == ActuatorMode.PID
     rig.step(100)
     second = (rig.body_state(), rig.set.state())
-    for (a, b) in zip(first[0], second[0]):
-        for x, y in zip(a, b):
+    for (a, b) in zip(first[0], second[0], strict=True):
+        for x, y in zip(a, b, strict=True):
             assert x.tobytes() == y.tobytes()
     assert first[1] == second[1]
     with pytest.raises(ValueError, match="actuator states"):

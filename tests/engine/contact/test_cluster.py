@@ -102,7 +102,7 @@ def test_bit_identical_between_calls():
         pos, normal, depth = _random_set(rng, n)
         a = cluster_contacts(pos, normal, depth, 20)
         b = cluster_contacts(pos.copy(), normal.copy(), depth.copy(), 20)
-        for x, y in zip(a, b):
+        for x, y in zip(a, b, strict=True):
             assert x.dtype == y.dtype and x.tobytes() == y.tobytes()
 
 

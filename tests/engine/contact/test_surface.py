@@ -9,9 +9,16 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.contact.surface import (BODY_SURFACE, ROBOT_LINK_SURFACE, STATIC_SURFACE,
-                                    BlendedSurface, SurfaceParameters, blend, harmonic_mean,
-                                    soft_erp_cfm)
+from engine.contact.surface import (
+    BODY_SURFACE,
+    ROBOT_LINK_SURFACE,
+    STATIC_SURFACE,
+    BlendedSurface,
+    SurfaceParameters,
+    blend,
+    harmonic_mean,
+    soft_erp_cfm,
+)
 
 G = 9.81
 
