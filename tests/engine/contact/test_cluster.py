@@ -181,3 +181,18 @@ def test_budget_closed_forms():
         contact_budget(np.array([-1, 3]), 20)
     with pytest.raises(ValueError):
         contact_budget(np.array([1, 3]), 0)
+
+
+def test_a_robots_pairs_cluster_within_its_budget():
+    """A robot touching three things with 120, 45 and 15 contacts and a budget
+    of 20: the pairs get ceil(n_i·20/180) = 14, 5, 2 contacts, each pair is
+    clustered to its share, and every input contact is represented once."""
+    rng = np.random.default_rng(9)
+    counts = np.array([120, 45, 15])
+    budget = contact_budget(counts, 20)
+    assert np.array_equal(budget, [14, 5, 2])
+    for n, k in zip(counts, budget, strict=True):
+        pos, normal, depth = _random_set(rng, int(n))
+        out = cluster_contacts(pos, normal, depth, int(k))
+        assert out.pos.shape[0] <= k
+        assert out.size.sum() == n
