@@ -118,6 +118,12 @@ def _empty() -> PaddedContacts:
                           np.zeros(0, dtype=np.bool_))
 
 
+def _order_key(g: Geom, pad: float) -> tuple:
+    """A key that does not depend on the argument order (class, padding, pose)."""
+    return (g.CLASS, pad, *np.asarray(g.pos, dtype=float).tolist(),
+            *np.asarray(g.R, dtype=float).reshape(-1).tolist())
+
+
 def padded_contacts(g1: Geom, g2: Geom, pad1: float, pad2: float) -> PaddedContacts:
     """Contacts where the shells of ``g1`` padded by ``pad1`` (m) and ``g2``
     padded by ``pad2`` (m) overlap (see :class:`PaddedContacts`: depth =
@@ -128,7 +134,17 @@ def padded_contacts(g1: Geom, g2: Geom, pad1: float, pad2: float) -> PaddedConta
     user classes), or more than :data:`MAX_ROWS` contacts."""
     a = _geom(g1, "g1")
     b = _geom(g2, "g2")
-    reach = _pad(pad1, "pad1") + _pad(pad2, "pad2")
+    p1, p2 = _pad(pad1, "pad1"), _pad(pad2, "pad2")
+    if _order_key(b, p2) < _order_key(a, p1):
+        # one canonical order, so that swapping the geoms gives exactly the
+        # same contacts with negated normals (closest points of parallel
+        # faces are not unique: GJK's choice depends on the order)
+        c = _ordered_contacts(b, a, p2 + p1)
+        return c._replace(normal=-c.normal)
+    return _ordered_contacts(a, b, p1 + p2)
+
+
+def _ordered_contacts(a: Geom, b: Geom, reach: float) -> PaddedContacts:
     s1 = side_of(a, a.pos, a.R, _grown(b.compute_aabb(), reach))
     s2 = side_of(b, b.pos, b.R, _grown(a.compute_aabb(), reach))
     A, B, pairs = candidates(s1, s2, reach)
@@ -141,7 +157,7 @@ def padded_contacts(g1: Geom, g2: Geom, pad1: float, pad2: float) -> PaddedConta
     n = pair_contacts(_contiguous(A), _contiguous(B), np.ascontiguousarray(pairs), reach, rows)
     if n < 0:
         raise ValueError(f"padded_contacts: more than {MAX_ROWS} contacts between {a!r} and "
-                         f"{b!r} (pads {pad1} and {pad2} m); reduce the padding or the meshes")
+                         f"{b!r} (pad1 + pad2 = {reach} m); reduce the padding or the meshes")
     keep = np.flatnonzero(unique_rows(rows, n))
     kept = rows[keep]
     return PaddedContacts(np.ascontiguousarray(kept[:, 0:3]), np.ascontiguousarray(kept[:, 3:6]),

@@ -90,16 +90,19 @@ def _face_ok(tri: np.ndarray, conv: np.ndarray, p: np.ndarray, outward: np.ndarr
 
 
 @njit(cache=True, nogil=True)
-def _emit(A: PieceSet, ia: int, B: PieceSet, ib: int, pa: np.ndarray, pb: np.ndarray,
-          nrm: np.ndarray, sep: float, reach: float, rows: np.ndarray, n: int) -> int:
-    """Append a contact of pieces A[ia], B[ib] unless a triangle side rejects it."""
-    if A.kind[ia] == TRIANGLE and not _face_ok(A.prm[A.off[ia]:A.off[ia] + 9], A.conv[ia], pa,
-                                               -nrm):
+def _emit(A: PieceSet, ia: int, B: PieceSet, ib: int, w: np.ndarray, reach: float,
+          rows: np.ndarray, n: int) -> int:
+    """Append the contact ``w`` (10,) = [distance, normal into geom 1 (3),
+    witness on A (3), witness on B (3)] of pieces A[ia], B[ib] unless a
+    triangle side rejects it."""
+    nrm = w[1:4]
+    if A.kind[ia] == TRIANGLE and not _face_ok(A.prm[A.off[ia]:A.off[ia] + 9], A.conv[ia],
+                                               w[4:7], -nrm):
         return n
-    if B.kind[ib] == TRIANGLE and not _face_ok(B.prm[B.off[ib]:B.off[ib] + 9], B.conv[ib], pb,
-                                               nrm):
+    if B.kind[ib] == TRIANGLE and not _face_ok(B.prm[B.off[ib]:B.off[ib] + 9], B.conv[ib],
+                                               w[7:10], nrm):
         return n
-    return _row(rows, n, pa, pb, nrm, sep, reach)
+    return _row(rows, n, w[4:7], w[7:10], nrm, w[0], reach)
 
 
 @njit(cache=True, nogil=True)
@@ -139,21 +142,25 @@ def _piece_rows(A: PieceSet, ia: int, B: PieceSet, ib: int, reach: float, rows: 
     if out[0] >= reach:
         return n
     nrm = -out[1:4]
-    n = _emit(A, ia, B, ib, out[4:7].copy(), out[7:10].copy(), nrm, out[0], reach, rows, n)
+    w = out.copy()
+    w[1:4] = nrm
+    n = _emit(A, ia, B, ib, w, reach, rows, n)
     eye = np.eye(3)
     ball = np.empty(1)
     for q in range(A.poff[ia], A.poff[ia + 1]):
         ball[0] = A.prad[q]
         query(SPHERE, ball, A.ppts[q], eye, kb, pb, B.pos[ib], B.R[ib], out)
         if out[0] < reach and -(out[1] * nrm[0] + out[2] * nrm[1] + out[3] * nrm[2]) > PROBE_COS:
-            n = _emit(A, ia, B, ib, out[4:7].copy(), out[7:10].copy(), -out[1:4], out[0],
-                      reach, rows, n)
+            w[:] = out
+            w[1:4] = -out[1:4]
+            n = _emit(A, ia, B, ib, w, reach, rows, n)
     for q in range(B.poff[ib], B.poff[ib + 1]):
         ball[0] = B.prad[q]
         query(ka, pa, A.pos[ia], A.R[ia], SPHERE, ball, B.ppts[q], eye, out)
         if out[0] < reach and -(out[1] * nrm[0] + out[2] * nrm[1] + out[3] * nrm[2]) > PROBE_COS:
-            n = _emit(A, ia, B, ib, out[4:7].copy(), out[7:10].copy(), -out[1:4], out[0],
-                      reach, rows, n)
+            w[:] = out
+            w[1:4] = -out[1:4]
+            n = _emit(A, ia, B, ib, w, reach, rows, n)
     return n
 
 

@@ -155,12 +155,14 @@ def triangle_set(tris: np.ndarray, conv: np.ndarray) -> PieceSet:
     return PieceSet(np.full(k, TRIANGLE, dtype=np.int64), np.arange(k + 1, dtype=np.int64) * 9,
                     t.reshape(-1).copy(), np.zeros((k, 3)), np.repeat(np.eye(3)[None], k, axis=0),
                     np.ascontiguousarray(conv, dtype=np.bool_).reshape(k, 3),
-                    np.arange(k + 1, dtype=np.int64) * 3, t.reshape(k * 3, 3).copy(), np.zeros(3 * k),
-                    t.min(axis=1), t.max(axis=1))
+                    np.arange(k + 1, dtype=np.int64) * 3, t.reshape(k * 3, 3).copy(),
+                    np.zeros(3 * k), t.min(axis=1), t.max(axis=1))
 
 
 def _world(points: np.ndarray, pos: np.ndarray, R: np.ndarray) -> np.ndarray:
     """Local points (n, 3) to world (n, 3)."""
+    if np.size(points) == 0:
+        return np.zeros((0, 3))
     return np.asarray(matmul(np.asarray(points, dtype=float).reshape(-1, 3), R.T)) + pos
 
 
