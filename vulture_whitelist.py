@@ -89,3 +89,5 @@ _.triangle_mesh_arrays  # engine/ode/collision/mesh_surface.py: a mesh's kernel 
 _.drawer_names  # app/viewport/geometry_meshes.py: the registry's listing (every kind has a drawer)
 _.plugin_errors  # app/viewport/renderer.py, widget.py: the plugin draw errors a host shows
 _.solid_poses  # engine/sim/simulation.py: the public bulk read of every Solid's pose (docs/simulation.md)
+_.padded_contacts  # engine/contact/boundary.py: the boundary-layer narrow phase (issue 15 API)
+_.penetrating  # engine/contact/records.py: PaddedContacts' overlap flag, read by its users

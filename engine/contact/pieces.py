@@ -292,10 +292,10 @@ def _cell_range(lo: float, hi: float, spacing: float, half: float, samples: int,
 def _heightfield(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
     d = heightfield_data(g.hf_data, "padded_contacts", "heightfield data")
     empty = Side(triangle_set(np.zeros((0, 3, 3)), np.zeros((0, 3), dtype=np.bool_)), None)
+    if not np.all(np.isfinite(box)):
+        return empty        # an unbounded other side (a plane): no contacts, as in dCollide
     centre = 0.5 * (box[0::2] + box[1::2])
     half = 0.5 * (box[1::2] - box[0::2])
-    if not (np.all(np.isfinite(centre)) and np.all(np.isfinite(half))):
-        raise ValueError("padded_contacts: a heightfield needs a bounded geom on the other side")
     lc = np.asarray(matmul(R.T, centre - pos))
     lh = np.asarray(matmul(np.abs(R.T), half))
     x0, x1 = _cell_range(lc[0] - lh[0], lc[0] + lh[0], d.sample_width, d.half_width,

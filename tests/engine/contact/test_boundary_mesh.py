@@ -9,6 +9,8 @@ from engine import ode
 from engine.contact import set_padding
 from engine.contact.boundary import candidates, padded_contacts
 from engine.contact.pieces import mesh_info, side_of
+from engine.ode.collision.spaces.broadphase import gather
+from tests.engine.collision.test_convex import cube_arrays
 from tests.engine.contact.boundary_shapes import (
     CUBE_I,
     CUBE_V,
@@ -151,3 +153,72 @@ def test_space_collide_reports_a_pair_whose_padded_shells_overlap(make_space) ->
     seen.clear()
     ode.dSpaceCollide2(space, other, None, lambda data, a, b: seen.append((a, b)))
     assert seen == []
+
+
+def _z_up_heightfield():
+    d = ode.dGeomHeightfieldDataCreate()
+    ode.dGeomHeightfieldDataBuildDouble(d, np.zeros(21 * 21), 1, 2.0, 2.0, 21, 21, 1.0, 0.0,
+                                        0.1, 0)
+    g = ode.dCreateHeightfield(None, d, 1)
+    ode.dGeomSetRotation(g, ode.dRFromAxisAndAngle(1.0, 0.0, 0.0, np.pi / 2))   # y -> z
+    return g
+
+
+def _boxed():
+    t = ode.dCreateGeomTransform(None)
+    ode.dGeomTransformSetGeom(t, ode.dCreateBox(None, 0.1, 0.1, 0.1))
+    return t
+
+
+def _convex_cube():
+    planes, points, polys = cube_arrays(0.05)
+    return ode.dCreateConvex(None, planes, 6, points, 8, polys)
+
+
+MOVERS = {
+    "sphere": lambda: ode.dCreateSphere(None, 0.05),
+    "box": lambda: ode.dCreateBox(None, 0.1, 0.1, 0.1),
+    "capsule": lambda: ode.dCreateCapsule(None, 0.05, 0.1),
+    "cylinder": lambda: ode.dCreateCylinder(None, 0.05, 0.1),
+    "convex": _convex_cube,
+    "trimesh": lambda: cube_mesh(0.1, (0.0, 0.0, 0.0)),
+    "transform": _boxed,
+}
+GROUNDS = {
+    "plane": lambda: ode.dCreatePlane(None, 0.0, 0.0, 1.0, 0.0),
+    "floor mesh": floor_mesh,
+    "heightfield": _z_up_heightfield,
+    "box": lambda: placed(ode.dCreateBox(None, 1.0, 1.0, 1.0), (0.0, 0.0, -0.5)),
+}
+
+
+@pytest.mark.parametrize("ground", list(GROUNDS))
+@pytest.mark.parametrize("mover", list(MOVERS))
+def test_every_class_rests_on_every_ground(mover, ground) -> None:
+    lift = 0.1 if mover == "capsule" else 0.05
+    g = placed(MOVERS[mover](), (CX, CY, lift + GAP))
+    floor = GROUNDS[ground]()
+    c = padded_contacts(g, floor, PAD, 0.0)
+    assert len(c.depth) >= 1
+    np.testing.assert_allclose(c.depth, PAD - GAP, atol=1e-9)
+    np.testing.assert_allclose(c.normal, np.tile(UP, (len(c.depth), 1)), atol=1e-9)
+    np.testing.assert_allclose(c.pos[:, 2], GAP / 2, atol=1e-9)
+    assert np.all(np.abs(c.pos[:, :2] - [CX, CY]) <= 0.05 + 1e-9)
+    assert not c.penetrating.any()
+    assert same_contacts(c, padded_contacts(floor, g, 0.0, PAD), flip=True)
+
+
+def test_a_heightfield_and_a_plane_make_no_contacts() -> None:
+    plane = ode.dCreatePlane(None, 0.0, 0.0, 1.0, 0.0)
+    assert len(padded_contacts(_z_up_heightfield(), plane, 0.01, 0.01).depth) == 0
+
+
+def test_gathered_aabbs_grow_by_the_padding() -> None:
+    box = placed(ode.dCreateBox(None, 0.1, 0.2, 0.3), (1.0, 2.0, 3.0))
+    mesh = cube_mesh(0.1, (0.0, 0.0, 0.0))
+    before = gather([box, mesh]).aabb.copy()
+    set_padding(box, 0.01)
+    set_padding(mesh, 0.02)
+    after = gather([box, mesh]).aabb
+    np.testing.assert_array_equal(after[:, 0::2], before[:, 0::2] - [[0.01], [0.02]])
+    np.testing.assert_array_equal(after[:, 1::2], before[:, 1::2] + [[0.01], [0.02]])
