@@ -26,6 +26,8 @@ from engine.ode.kernels.detlinalg import matmul
 
 #: Most contact rows one call may make (a guard on memory).
 MAX_ROWS = 100_000
+#: Most box tests between two lists of pieces (heightfield patches) in one call.
+MAX_BOX_TESTS = 10_000_000
 
 
 def _pad(value: float, argument: str) -> float:
@@ -76,6 +78,10 @@ def _mesh_vs_pieces(mesh: MeshSide, P: PieceSet, reach: float) -> np.ndarray:
 
 def _pieces_vs_pieces(P: PieceSet, Q: PieceSet, reach: float) -> np.ndarray:
     """(k, 2) pairs whose boxes come within ``reach``."""
+    tests = P.kind.shape[0] * Q.kind.shape[0]
+    if tests > MAX_BOX_TESTS:
+        raise ValueError(f"padded_contacts: {P.kind.shape[0]} x {Q.kind.shape[0]} pieces to test "
+                         f"(more than {MAX_BOX_TESTS}); reduce the padding or the grids")
     near = np.all((P.lo[:, None, :] - reach <= Q.hi[None, :, :])
                   & (P.hi[:, None, :] + reach >= Q.lo[None, :, :]), axis=2)
     return np.argwhere(near).astype(np.int64).reshape(-1, 2)

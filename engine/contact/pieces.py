@@ -31,6 +31,12 @@ across the edge bends away, or there is none): a contact whose witness
 lies only on non-convex (flat or concave) edges with a normal tilted away
 from the face is covered by the neighbouring triangle and is dropped by
 the pair kernel. Lengths in metres.
+
+Limits: a trimesh's triangle callbacks (dGeomTriMeshSetCallback...) are not
+consulted; a heightfield is its surface (its ``thickness`` is not a solid
+below it) and gives no contacts against an unbounded geom (a plane), as
+dCollide; a mesh buried so deep that no triangle pair is within the
+padding gives no contacts (as Klamp't's mesh-mesh query).
 """
 
 from __future__ import annotations

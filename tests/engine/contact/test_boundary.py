@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine import ode
-from engine.contact import padding_of, set_padding
+from engine.contact import boundary, padding_of, set_padding
 from engine.contact.boundary import padded_contacts
 from tests.engine.collision.test_convex import cube_arrays
 from tests.engine.contact.boundary_shapes import has_point, placed, same_contacts
@@ -200,6 +200,16 @@ def test_bad_arguments_name_the_argument() -> None:
         padded_contacts(s, "plane", 0.0, 0.0)
     with pytest.raises(ValueError, match="ray geoms have no boundary-layer pieces"):
         padded_contacts(ode.dCreateRay(None, 1.0), s, 0.001, 0.0)
+
+
+def test_too_many_contacts_is_an_error_not_a_cut(monkeypatch) -> None:
+    box = placed(ode.dCreateBox(None, 0.1, 0.1, 0.1), (0.0, 0.0, 0.05 + GAP))
+    monkeypatch.setattr(boundary, "MAX_ROWS", 3)
+    with pytest.raises(ValueError, match="more than 3 contacts"):
+        padded_contacts(box, _plane(), P1, P2)
+    monkeypatch.setattr(boundary, "MAX_BOX_TESTS", 0)
+    with pytest.raises(ValueError, match="pieces to test"):
+        padded_contacts(box, _plane(), P1, P2)
 
 
 def test_set_padding_validates_and_round_trips() -> None:
