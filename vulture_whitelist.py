@@ -89,20 +89,3 @@ _.triangle_mesh_arrays  # engine/ode/collision/mesh_surface.py: a mesh's kernel 
 _.drawer_names  # app/viewport/geometry_meshes.py: the registry's listing (every kind has a drawer)
 _.plugin_errors  # app/viewport/renderer.py, widget.py: the plugin draw errors a host shows
 _.solid_poses  # engine/sim/simulation.py: the public bulk read of every Solid's pose (docs/simulation.md)
-# engine/contact public API (issue 15), wired by engine/contact/pipeline.py and engine/sim;
-# drop each line once the pipeline uses the name
-_.cluster_contacts  # engine/contact/cluster.py
-_.contact_budget  # engine/contact/cluster.py: the per-robot budget
-_.STATIC_SURFACE  # engine/contact/surface.py: Klamp't's default surfaces
-_.BODY_SURFACE
-_.ROBOT_LINK_SURFACE
-_.restitution  # engine/contact/surface.py: BlendedSurface.restitution (the contact's bounce)
-_.blend
-_.soft_erp_cfm
-_.joint_axes  # engine/contact/joint_axes.py
-_.ActuatorSet  # engine/contact/actuators.py: actuators and frictions of a simulation
-_.add_actuator
-_.add_friction
-_.set_target
-_.set_torque
-_.set_locked_velocity

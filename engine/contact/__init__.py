@@ -6,3 +6,7 @@ actuators and stick-slip joint friction. Used by `engine.sim` (worlds that
 choose the robust model), by physics plugins (`engine.plugins.physics`) and,
 through them, by the app. See docs/robust-contacts.md.
 """
+
+from engine.contact.padding import padding_of, set_padding
+
+__all__ = ["padding_of", "set_padding"]

@@ -35,7 +35,7 @@ class Geom:
     IS_SPACE = False            # True for spaces (engine.ode.collision.spaces.space.Space)
 
     __slots__ = ("body", "space", "offset_pos", "offset_R", "own_pos", "own_R", "enabled",
-                 "category_bits", "collide_bits", "user_data", "alive", "__weakref__")
+                 "category_bits", "collide_bits", "user_data", "alive", "padding", "__weakref__")
 
     def __init__(self, space) -> None:
         self.body = None
@@ -49,6 +49,9 @@ class Geom:
         self.collide_bits = ALL_BITS
         self.user_data = None
         self.alive = True
+        # Odeon extension (engine.contact.padding): the boundary layer (m) that
+        # grows the AABB the broad phase sees; 0 changes nothing
+        self.padding = 0.0
         if space is not None:
             space_of(space, self.CREATOR, "space").add(self)
 
@@ -121,6 +124,18 @@ class Geom:
 
     def __repr__(self) -> str:
         return f"<{self.NAME} geom{'' if self.alive else ' destroyed'}>"
+
+
+def broad_aabb(g: Geom) -> np.ndarray:
+    """The AABB (6,) the broad phase uses: ``compute_aabb`` grown by the geom's
+    boundary-layer ``padding`` (m) on every side (the same array when it is 0)."""
+    box = g.compute_aabb()
+    pad = g.padding
+    if pad > 0.0:
+        box = np.array(box, dtype=float)
+        box[0::2] -= pad
+        box[1::2] += pad
+    return box
 
 
 def geom_of(g, function: str, argument: str = "geom", cls: type | None = None) -> Geom:

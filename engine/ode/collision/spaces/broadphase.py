@@ -273,7 +273,8 @@ class GeomArrays:
     other classes); ``body (n,)`` body row or -1; ``world`` the one world of
     all the bodies (None if there are none or several); ``bkey (n,)`` int64
     equal for geoms of the same body, -1 without one; ``enabled (n,)`` bool;
-    ``cat``, ``col (n,)`` uint64 bits; ``aabb (n, 6)`` bounds in metres.
+    ``cat``, ``col (n,)`` uint64 bits; ``aabb (n, 6)`` bounds in metres, grown by
+    each geom's boundary-layer ``padding`` (engine.contact.padding).
     """
 
     __slots__ = ("geoms", "cls", "pos", "R", "size", "body", "world", "bkey", "enabled",
@@ -289,6 +290,7 @@ _BODY = attrgetter("body")
 _ENABLED = attrgetter("enabled")
 _CAT = attrgetter("category_bits")
 _COL = attrgetter("collide_bits")
+_PADDING = attrgetter("padding")
 _OFFSET = attrgetter("offset_pos")
 _INDEX = attrgetter("index")
 _RADIUS = attrgetter("radius")
@@ -305,7 +307,7 @@ class GatherCache:
 
     __slots__ = ("geoms", "cls", "cls_list", "kind", "by_kind", "bodies", "offsets", "body",
                  "world", "mixed", "bkey", "direct", "other", "flags", "enabled", "cat", "col",
-                 "size_src", "size", "generic")
+                 "size_src", "size", "generic", "pad", "padded")
 
     def __init__(self) -> None:
         self.geoms = None
@@ -349,12 +351,15 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
     enabled = list(map(_ENABLED, geoms))
     cat = list(map(_CAT, geoms))
     col = list(map(_COL, geoms))
-    flags = (enabled, cat, col)
+    pads = list(map(_PADDING, geoms))
+    flags = (enabled, cat, col, pads)
     if c.flags is None or c.flags != flags:
         c.flags = flags
         c.enabled = np.array(enabled, dtype=np.bool_).reshape(n)
         c.cat = np.array(cat, dtype=np.uint64).reshape(n)
         c.col = np.array(col, dtype=np.uint64).reshape(n)
+        c.pad = np.array(pads, dtype=np.float64).reshape(n)
+        c.padded = np.flatnonzero(c.pad > 0.0)
     ga.enabled, ga.cat, ga.col = c.enabled, c.cat, c.col
     # bodies and offsets
     bodies = list(map(_BODY, geoms))
@@ -403,6 +408,11 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
     for i in c.generic:
         aabb[i] = geoms[i].compute_aabb()
     primitive_aabbs(c.kind, pos, R, size, aabb)
+    if c.padded.size:
+        # boundary layers (engine.contact.padding): the broad phase sees the padded shells
+        grow = c.pad[c.padded, None]
+        aabb[c.padded, 0::2] -= grow
+        aabb[c.padded, 1::2] += grow
     ga.pos, ga.R, ga.size, ga.aabb = pos, R, size, aabb
     ga.body, ga.world, ga.bkey = c.body, None if c.mixed else c.world, c.bkey
     return ga

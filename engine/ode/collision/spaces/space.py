@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from engine.ode import checks
-from engine.ode.collision.geoms.geom import Geom, geom_of, space_of
+from engine.ode.collision.geoms.geom import Geom, broad_aabb, geom_of, space_of
 from engine.ode.collision.spaces.broadphase import (
     GatherCache,
     GeomArrays,
@@ -86,7 +86,7 @@ class Space(Geom):
     def compute_aabb(self) -> np.ndarray:
         box = _EMPTY_BOX.copy()
         for g in self.geoms:
-            b = g.compute_aabb()
+            b = broad_aabb(g)
             box[0::2] = np.minimum(box[0::2], b[0::2])
             box[1::2] = np.maximum(box[1::2], b[1::2])
         return box
@@ -140,7 +140,7 @@ class Space(Geom):
             ga.bkey = np.array([-1 if g.body is None else id(g.body) for g in geoms],
                                dtype=np.int64)     # a new array: the cached one stays
             body = id(other.body)
-        box = other.compute_aabb()
+        box = broad_aabb(other)
         idx = overlapping_with(*ga.broad(), box, other.enabled,
                                body, np.uint64(other.category_bits),
                                np.uint64(other.collide_bits)).tolist()
@@ -279,7 +279,7 @@ def _pair_ok(g1: Geom, g2: Geom) -> bool:
         return False
     if not (g1.category_bits & g2.collide_bits or g2.category_bits & g1.collide_bits):
         return False
-    a, b = g1.compute_aabb(), g2.compute_aabb()
+    a, b = broad_aabb(g1), broad_aabb(g2)
     return not (a[0] > b[1] or a[1] < b[0] or a[2] > b[3] or a[3] < b[2]
                 or a[4] > b[5] or a[5] < b[4]) and _user_ok(g1, g2, a, b)
 
@@ -301,7 +301,7 @@ def dSpaceCollide2(o1, o2, data, callback) -> None:
             s2 = None
         else:
             s1 = None
-    a, b = g1.compute_aabb(), g2.compute_aabb()
+    a, b = broad_aabb(g1), broad_aabb(g2)
     if (a[0] > b[1] or a[1] < b[0] or a[2] > b[3] or a[3] < b[2]
             or a[4] > b[5] or a[5] < b[4]):
         return
