@@ -79,6 +79,8 @@ class EngineSink:
                     sim.rebuild()
                 elif result.kind == "plugin":
                     host.load_world_plugin()
+                if edit.engine_effect is not None:
+                    edit.engine_effect(sim)
                 return result.kind in ("none", "rebuild")
             apply_tree_edit(sim.world, edit)
             if not isinstance(edit, SetField):
@@ -112,6 +114,12 @@ class EngineSink:
         if field == DEF_FIELD:
             return node.def_name
         return self.runner.sim.baseline.value(node, field)
+
+    def solid_contact(self, node) -> Any:
+        """``node``'s effective robust-contact values (`Simulation.solid_contact`:
+        ``padding`` [m] and ``surface``, defaults included); read in the GUI thread
+        like `baseline_value` (only edits change them)."""
+        return self.runner.sim.solid_contact(node)
 
 
 class RecentFiles:

@@ -1,7 +1,9 @@
 """`FieldEditorPanel`: the editor below the tree for the selected row (as in Webots).
 
 A field row gets the editor of its type, an MF item row the MF editor with
-that item selected, a node row a DEF-name editor. Edits go to the
+that item selected, a node row a DEF-name editor (and, for WorldInfo and
+Solids, the robust contact model's editors of app/scene_tree/robust_editors.py).
+Edits go to the
 `SceneTreeController`; rejected values leave the world unchanged, the editor
 shows the current value again and the message appears in red.
 """
@@ -20,6 +22,7 @@ from app.scene_tree.mf_editor import MFEditor, NodeFieldEditor, NodeListEditor
 from app.scene_tree.model import SceneTreeModel
 from app.scene_tree.node_picker import pick_node
 from app.scene_tree.plugin_dialog import PluginSelectDialog
+from app.scene_tree.robust_editors import RobustEditor, robust_editor_for
 from engine.world import DEF_FIELD, Node, UseNode, WorldError
 
 
@@ -37,6 +40,7 @@ class FieldEditorPanel(QWidget):
         self.pick_node = pick_node
         self.item: Item | None = None
         self.editor: QWidget | None = None
+        self.robust_editor: RobustEditor | None = None  # under a WorldInfo or Solid row
         layout = QVBoxLayout(self)
         self.title = QLabel(self)
         self.error = QLabel(self)
@@ -64,6 +68,11 @@ class FieldEditorPanel(QWidget):
             self.editor.setParent(None)  # type: ignore[call-overload]
             self.editor.deleteLater()
             self.editor = None
+        if self.robust_editor is not None:
+            self.body.removeWidget(self.robust_editor)
+            self.robust_editor.hide()
+            self.robust_editor.deleteLater()
+            self.robust_editor = None
         self.item = item
         self.error.clear()
         self.title.clear()
@@ -74,8 +83,10 @@ class FieldEditorPanel(QWidget):
         elif isinstance(item, NodeItem):
             self.title.setText(item.node.path())
             self.editor = self._node_editor(item)
-        if self.editor is not None:
-            self.body.addWidget(self.editor)
+            self.robust_editor = robust_editor_for(item.node, self.controller, self)
+        for widget in (self.editor, self.robust_editor):
+            if widget is not None:
+                self.body.addWidget(widget)
         self.refresh()
 
     def _field_editor(self, field: FieldItem) -> QWidget | None:
@@ -176,6 +187,8 @@ class FieldEditorPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the current value of the edited field in the editor."""
+        if self.robust_editor is not None:
+            self.robust_editor.refresh()
         item, editor = self.item, self.editor
         if item is None or editor is None:
             return

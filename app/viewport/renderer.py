@@ -29,6 +29,7 @@ import numpy as np
 from OpenGL import GL
 
 from app.gl_binding import gl_error_checks
+from app.viewport import boundary_layer_drawer  # noqa: F401  (registers its drawer)
 from app.viewport import overlay_state as ov
 from app.viewport.camera import OrbitCamera
 from app.viewport.line_drawer import LineDrawer
