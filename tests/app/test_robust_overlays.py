@@ -183,6 +183,7 @@ def test_boundary_layer_pixels_around_a_padded_sphere(qtbot, gl_available) -> No
     wd = world(BALL_WORLD)
     ball = wd.find_by_def("BALL")
     w.set_world(wd)
+    w.show_grid = False  # its line x = 0 runs through the probes
     w.set_frame(Frame(poses=MappingProxyType({ball: pose((0, 0, 0))}),
                       paddings=MappingProxyType({ball: 0.15})))
     ring = w.world_to_pixel([0.0, 0.38, 0.0])  # between r = 0.3 and r + p = 0.45
@@ -215,6 +216,7 @@ def test_boundary_layer_follows_its_solid(qtbot, gl_available) -> None:
     wd = world(BALL_WORLD)
     ball = wd.find_by_def("BALL")
     w.set_world(wd)
+    w.show_grid = False  # its line x = 0 runs through the probes
     w.renderer.overlays.set_on(ov.BOUNDARY_LAYERS, True)
     w.set_frame(Frame(poses=MappingProxyType({ball: pose((0, 1.0, 0))}),
                       paddings=MappingProxyType({ball: 0.15})))
