@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.scene_tree.controller import SceneTreeController
-from app.scene_tree.items import format_number
 from app.scene_tree.robust_settings import (
     RobustSettingsEditor,
     SettingInputError,
@@ -47,8 +46,9 @@ SOLID_LABELS = {"padding": ("padding", "m"), "kFriction": ("kFriction", ""),
 
 
 def format_setting(value: float) -> str:
-    """A setting's text: ``inf`` for infinity, else the tree's number format."""
-    return "inf" if value == float("inf") else format_number(value)
+    """A setting's text: the shortest that reads back as the same float (``inf``
+    for infinity), so showing a value and reading it again never changes it."""
+    return repr(float(value))
 
 
 class ContactModelEditor(QWidget):
@@ -145,10 +145,14 @@ class SolidContactEditor(QGroupBox):
             if entry.hasFocus() and entry.isModified():
                 continue  # the user is typing
             value = getattr(own, SOLID_OPTIONS[option].attribute)
-            entry.setText("" if value is None else format_setting(value))
+            text = "" if value is None else format_setting(value)
+            if entry.text() != text:
+                entry.setText(text)
             entry.setModified(False)
-            entry.setPlaceholderText("default" if effective is None
-                                     else f"{format_setting(effective[option])} (default)")
+            placeholder = ("default" if effective is None
+                           else f"{format_setting(effective[option])} (default)")
+            if entry.placeholderText() != placeholder:
+                entry.setPlaceholderText(placeholder)
 
 
 RobustEditor = ContactModelEditor | SolidContactEditor

@@ -141,6 +141,18 @@ def test_solid_group_writes_own_values_and_undo_restores_them(qtbot) -> None:
     assert info_of(world) == [FIRST_INFO]
 
 
+def test_shown_values_read_back_unchanged(qtbot) -> None:
+    dock, world, sink = dock_with_effects(qtbot)
+    select_node(dock, world.find_by_def("LEFT_WING"))
+    editor = dock.panel.robust_editor
+    type_into(qtbot, editor.entries["padding"], "0.000123456789")
+    assert editor.entries["padding"].text() == "0.000123456789"
+    depth = dock.undo_stack.count()
+    qtbot.keyClick(editor.entries["padding"], Qt.Key.Key_Return)  # no change: no step
+    assert dock.undo_stack.count() == depth
+    assert editor.own_values().padding == 0.000123456789
+
+
 def test_bad_input_gets_a_message_and_changes_nothing(qtbot) -> None:
     dock, world, sink = dock_with_effects(qtbot)
     wing = world.find_by_def("RIGHT_WING")
