@@ -7,6 +7,10 @@ padding (app/viewport/padded_shells.py), drawn over the Shapes with alpha
 blending and no depth writes (`MeshDrawer`'s transparent pass), so the
 Shapes inside stay visible. The shells are rebuilt when the paddings
 change, moved with their Solids at every frame.
+
+The renderer owns one (``ViewportRenderer.boundary_layers``) and draws it
+right after the Shapes, before the registered OVER_SHAPES drawers: the
+wireframes, contacts and trails are drawn over the shells, not tinted by them.
 """
 
 from __future__ import annotations
@@ -16,12 +20,11 @@ from typing import Any
 from app.viewport import overlay_state as ov
 from app.viewport.geometry_meshes import MeshTable
 from app.viewport.mesh_drawer import MODE_LIT, MeshDrawer
-from app.viewport.overlay_drawers import OverlayDrawer, PaintContext, Stage, register_overlay
+from app.viewport.overlay_drawers import OverlayDrawer, PaintContext, Stage
 from app.viewport.padded_shells import shell_items
 from app.viewport.scene import RenderScene
 
 
-@register_overlay
 class BoundaryLayerDrawer(OverlayDrawer):
     """Translucent padded shells around the padded Solids' boundingObjects."""
 

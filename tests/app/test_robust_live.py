@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from app.scene_tree.robust_editors import ContactModelEditor, SolidContactEditor
 from app.viewport import overlay_state as ov
-from app.viewport.boundary_layer_drawer import BoundaryLayerDrawer
 from tests.app import test_main_window as main_window_tests
 from tests.app.test_main_window import steps
 from tests.app.test_robust_overlays import shells
@@ -83,6 +82,6 @@ def test_boundary_layers_of_the_robust_model_in_the_window(qtbot, make_window) -
     window.actions_["boundary_layers"].trigger()
     assert window.viewport.renderer.overlays.is_on(ov.BOUNDARY_LAYERS)
     window.viewport.grabFramebuffer()
-    drawer = window.viewport.renderer.overlay_drawer(BoundaryLayerDrawer)
+    drawer = window.viewport.renderer.boundary_layers
     assert shells(drawer) >= len(frame.paddings)
     assert window.viewport.paint_errors == [] and window.viewport.gl_errors == []

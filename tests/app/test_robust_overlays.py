@@ -194,7 +194,7 @@ def test_boundary_layer_pixels_around_a_padded_sphere(qtbot, gl_available) -> No
     on = grab(w)
     save_shot(off, "boundary_layers_off.png")
     save_shot(on, "boundary_layers_on.png")
-    drawer = w.renderer.overlay_drawer(BoundaryLayerDrawer)
+    drawer = w.renderer.boundary_layers
     assert shells(drawer) == 1
     x, y = (int(round(v)) for v in ring)
     assert off[y, x, :3].max() < 20  # black background without the layer
@@ -258,3 +258,22 @@ def test_cluster_sizes_draw_larger_crosses(qtbot, gl_available) -> None:
     w.show_contacts = True
     small = count_near(grab(w), rgb255(CONTACT_COLOR), 40)
     assert small > 0 and big > 2.5 * small, (big, small)
+
+
+def test_contacts_are_drawn_over_the_boundary_layers(qtbot, gl_available) -> None:
+    w = shown_viewport(qtbot)
+    wd = world(BALL_WORLD)
+    ball = wd.find_by_def("BALL")
+    w.set_world(wd)
+    w.show_grid = False
+    point = (-0.3, 0.0, 0.0)  # on the ball, facing the camera: inside the shell
+    w.set_frame(Frame(poses=MappingProxyType({ball: pose((0, 0, 0))}),
+                      contacts=contact_set([point], [STATE_STICKING], [4]),
+                      paddings=MappingProxyType({ball: 0.15})))
+    for switch in (ov.BOUNDARY_LAYERS, ov.CONTACT_STATES, ov.CLUSTER_SIZES):
+        w.renderer.overlays.set_on(switch, True)
+    px = grab(w)
+    save_shot(px, "contact_in_boundary_layer.png")
+    assert shells(w.renderer.boundary_layers) == 1
+    sticking = rgb255(STATE_COLORS[STATE_STICKING])
+    assert count_near(px, sticking, 30, around(w.world_to_pixel(point), 8)) > 5
