@@ -73,14 +73,14 @@ class EngineSink:
 
         def run(sim) -> bool:
             if isinstance(edit, SetField) and edit.field != DEF_FIELD:
+                if edit.engine_effect is not None:  # first: if it refuses, nothing changed
+                    edit.engine_effect(sim)
                 result = apply_sim_edit(sim, edit.node, edit.field, edit.value,
                                         edit.baseline)
                 if result.needs_rebuild:
                     sim.rebuild()
                 elif result.kind == "plugin":
                     host.load_world_plugin()
-                if edit.engine_effect is not None:
-                    edit.engine_effect(sim)
                 return result.kind in ("none", "rebuild")
             apply_tree_edit(sim.world, edit)
             if not isinstance(edit, SetField):

@@ -35,9 +35,10 @@ class SetField:
     (decision 0016): the new value unless given (an undo of an edit made
     while the world had run gives the baseline its value from before the edit).
     ``engine_effect(sim)``, when given, runs in the engine thread with the
-    `Simulation` right after the field is set (e.g. switching the contact
-    model for an ``odeon:`` line of WorldInfo.info); a sink without a
-    simulation (`DirectSink`) only sets the field."""
+    `Simulation` right before the field is set (e.g. switching the contact
+    model for an ``odeon:`` line of WorldInfo.info; when it raises, the field
+    is left as it was); a sink without a simulation (`DirectSink`) only sets
+    the field."""
 
     node: BaseNode
     field: str

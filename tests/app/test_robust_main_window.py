@@ -4,9 +4,11 @@ View / tool bar toggles of the boundary layers, contact states and cluster sizes
 from __future__ import annotations
 
 import dataclasses
+import threading
 
 import pytest
 
+from app.main_window_support import EngineSink
 from app.robust_contacts_ui import (
     STATUS_STYLES,
     UNKNOWN_STATUS_STYLE,
@@ -14,6 +16,7 @@ from app.robust_contacts_ui import (
     contact_status_style,
     contact_status_text,
 )
+from app.scene_tree.edits import SetField
 from app.viewport import overlay_state as ov
 from engine.sim.frame import Frame
 from tests.app import test_main_window as main_window_tests
@@ -74,3 +77,29 @@ def test_view_toggles_switch_the_overlay_state(make_window, name, switch) -> Non
     action.trigger()
     assert not overlays.is_on(switch)
     assert set(ov.ROBUST_SWITCHES) == {s for _n, _t, s, _tip in VIEW_TOGGLES}
+
+
+def test_engine_effects_run_in_the_engine_thread_before_the_field(make_window) -> None:
+    window = make_window()
+    sink = EngineSink(window.runner)
+    info = window.runner.world.world_info
+    before = list(info.get("info"))
+    seen: list = []
+
+    def effect(sim) -> None:
+        seen.append((sim, threading.current_thread(), list(info.get("info"))))
+
+    sink.apply(SetField(info, "info", [*before, "odeon: contacts robust"],
+                        engine_effect=effect))
+    assert seen == [(window.runner.sim, seen[0][1], before)]  # the field not set yet
+    assert seen[0][1] is not threading.current_thread()
+    assert list(info.get("info")) == [*before, "odeon: contacts robust"]
+    assert window.runner.sim.baseline.value(info, "info") == [*before,
+                                                              "odeon: contacts robust"]
+
+    def refuse(sim) -> None:
+        raise ValueError("padding must not be negative")
+
+    with pytest.raises(ValueError, match="padding must not be negative"):
+        sink.apply(SetField(info, "info", before, engine_effect=refuse))
+    assert list(info.get("info")) == [*before, "odeon: contacts robust"]  # unchanged

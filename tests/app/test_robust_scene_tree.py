@@ -50,9 +50,9 @@ class EffectSink(DirectSink):
         self.sim = RecordingSim()
 
     def apply(self, edit: Edit) -> None:
-        super().apply(edit)
         if isinstance(edit, SetField) and edit.engine_effect is not None:
-            edit.engine_effect(self.sim)
+            edit.engine_effect(self.sim)  # first, as `EngineSink` does
+        super().apply(edit)
 
 
 def dock_with_effects(qtbot):
