@@ -41,6 +41,7 @@ class FieldEditorPanel(QWidget):
         self.item: Item | None = None
         self.editor: QWidget | None = None
         self.robust_editor: RobustEditor | None = None  # under a WorldInfo or Solid row
+        self._usual_min_height: int | None = None  # set by the dock before the first item
         layout = QVBoxLayout(self)
         self.title = QLabel(self)
         self.error = QLabel(self)
@@ -87,7 +88,22 @@ class FieldEditorPanel(QWidget):
         for widget in (self.editor, self.robust_editor):
             if widget is not None:
                 self.body.addWidget(widget)
+        self._fit_robust_editor()
         self.refresh()
+
+    def _fit_robust_editor(self) -> None:
+        """The robust editors are tall: while one shows, the panel asks the dock's
+        splitter for the room its widgets need (else its usual minimum height)."""
+        if self._usual_min_height is None:
+            self._usual_min_height = self.minimumHeight()
+        needed = self._usual_min_height
+        if self.robust_editor is not None:
+            for widget in (self.editor, self.robust_editor):
+                if widget is not None:
+                    widget.show()  # now, so that the layout counts it
+            self.layout().activate()
+            needed = max(needed, self.layout().minimumSize().height())
+        self.setMinimumHeight(needed)
 
     def _field_editor(self, field: FieldItem) -> QWidget | None:
         node, name = field.node, field.name

@@ -184,7 +184,14 @@ def test_model_and_solid_lines_live_together_and_other_info_stays(qtbot) -> None
 
 def test_other_nodes_have_no_robust_editor(qtbot) -> None:
     dock, world = make_dock(qtbot)
+    usual = dock.panel.minimumHeight()
+    select_node(dock, world.find_by_def("LEFT_WING"))
+    editor = dock.panel.robust_editor
+    assert dock.panel.minimumHeight() > usual  # room for the whole group
+    qtbot.waitUntil(lambda: all(e.isVisible() for e in editor.entries.values()))
+    assert all(e.height() >= e.minimumSizeHint().height() for e in editor.entries.values())
     select_node(dock, world.find_by_def("ROBOT"))  # a Robot is a Solid
     assert isinstance(dock.panel.robust_editor, SolidContactEditor)
     select_node(dock, world.find_by_def("WING"))
     assert dock.panel.robust_editor is None
+    assert dock.panel.minimumHeight() == usual
