@@ -3,9 +3,9 @@
 A field row gets the editor of its type, an MF item row the MF editor with
 that item selected, a node row a DEF-name editor (and, for WorldInfo and
 Solids, the robust contact model's editors of app/scene_tree/robust_editors.py).
-Edits go to the
-`SceneTreeController`; rejected values leave the world unchanged, the editor
-shows the current value again and the message appears in red.
+Edits go to the `SceneTreeController`; rejected values leave the world
+unchanged, the editor shows the current value again and the message appears
+in red.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ Paint order: clear to the Background sky colour; the overlay drawers of stage
 FIRST (plugin pass 0) and UNDER_SHAPES (ground grid); Shapes (opaque, then
 transparent); the boundary layers (translucent shells of the robust contact
 model, `BoundaryLayerDrawer`, right after the Shapes so the line overlays
-stay crisp over them); the drawers of stage OVER_SHAPES (boundingObjects, wireframe,
-highlighted while in ``frame.colliding``; contacts and forces; trails) and
+stay crisp over them); the drawers of stage OVER_SHAPES (boundingObjects,
+wireframe, highlighted while in ``frame.colliding``; contacts and forces;
+trails) and
 LAST (plugin pass 1). The drawers are the registered ones of
 app/viewport/overlay_drawers.py, in their registration order.
 Frames are `engine.sim.frame.Frame`s: the Solids' world poses (``pose_nodes``
