@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from app.scene_tree import SceneTreeDock
 from app.scene_tree.edits import DirectSink, Edit, SetField
 from app.scene_tree.robust_editors import ContactModelEditor, SolidContactEditor
 from app.scene_tree.robust_settings import (
@@ -18,6 +19,7 @@ from app.scene_tree.robust_settings import (
     info_lines,
     parse_solid_value,
 )
+from engine.world import parse_world
 from engine.world.odeon_settings import (
     OdeonSettings,
     SolidContactSettings,
@@ -195,3 +197,16 @@ def test_other_nodes_have_no_robust_editor(qtbot) -> None:
     select_node(dock, world.find_by_def("WING"))
     assert dock.panel.robust_editor is None
     assert dock.panel.minimumHeight() == usual
+
+
+def test_a_world_without_worldinfo_refuses_with_a_message(qtbot) -> None:
+    world = parse_world("#VRML_SIM R2025a utf8\nDEF BALL Solid { name \"ball\" }\n")
+    dock = SceneTreeDock()
+    qtbot.addWidget(dock)
+    dock.set_world(world)
+    select_node(dock, world.find_by_def("BALL"))
+    editor = dock.panel.robust_editor
+    assert isinstance(editor, SolidContactEditor)
+    type_into(qtbot, editor.entries["padding"], "0.01")
+    assert "no WorldInfo node" in dock.panel.error.text()
+    assert editor.entries["padding"].text() == "" and dock.undo_stack.count() == 0
