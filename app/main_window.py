@@ -54,6 +54,7 @@ from app.new_plugin_wizard import (
 )
 from app.plots_dock import PlotsDock
 from app.plugin_editor import PluginEditor
+from app.robust_contacts_ui import RobustContactsUi
 from app.runner import EngineRunner
 from app.runner_qt import RunnerBridge
 from app.scene_tree import SceneTreeDock
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         self.actions_: dict[str, QAction] = {}
         self._make_actions()
         self._make_menus()
+        self.robust_ui = RobustContactsUi(self)  # contacts status label, View toggles
         self.viewport.solid_picked.connect(self._on_picked)
         self.tree.node_selected.connect(self._on_node_selected)
         self.tree.edit_plugin_requested.connect(self.edit_plugin)
@@ -518,6 +520,7 @@ class MainWindow(QMainWindow):
         self.time_label.setText(format_time(frame.time_ms))
         self.speed_label.setText(format_speed(frame.speed, frame.running))
         self.mode_label.setText(self.runner.state() if self.runner is not None else frame.mode)
+        self.robust_ui.show_frame(frame)
         self._show_pause_message(frame.pause_message)
 
     def _show_pause_message(self, message: str) -> None:

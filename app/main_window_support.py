@@ -73,6 +73,8 @@ class EngineSink:
 
         def run(sim) -> bool:
             if isinstance(edit, SetField) and edit.field != DEF_FIELD:
+                if edit.engine_effect is not None:  # first: if it refuses, nothing changed
+                    edit.engine_effect(sim)
                 result = apply_sim_edit(sim, edit.node, edit.field, edit.value,
                                         edit.baseline)
                 if result.needs_rebuild:
@@ -112,6 +114,12 @@ class EngineSink:
         if field == DEF_FIELD:
             return node.def_name
         return self.runner.sim.baseline.value(node, field)
+
+    def solid_contact(self, node) -> Any:
+        """``node``'s effective robust-contact values (`Simulation.solid_contact`:
+        ``padding`` [m] and ``surface``, defaults included); read in the GUI thread
+        like `baseline_value` (only edits change them)."""
+        return self.runner.sim.solid_contact(node)
 
 
 class RecentFiles:

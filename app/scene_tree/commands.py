@@ -19,6 +19,8 @@ MERGE_WINDOW = 1.5  # seconds between two spin-box edits that still merge
 SET_FIELD_ID = 4711
 
 ErrorReporter = Callable[[str], None]
+#: ``effect(sim)``: what an edit does to the `Simulation` besides setting its field.
+Effect = Callable[[Any], None]
 
 
 class _SinkCommand(QUndoCommand):
@@ -103,3 +105,27 @@ class RemoveNodeCommand(_SinkCommand):
 
     def undo(self) -> None:
         self._run(InsertNode(self.parent, self.field, self.index, self.node))
+
+
+class SetFieldWithEffectCommand(SetFieldCommand):
+    """A `SetFieldCommand` whose edits also act on the simulation: redo sets ``new``
+    and runs ``new_effect(sim)``, undo sets ``old`` and runs ``old_effect(sim)``
+    (in the engine thread, see `SetField.engine_effect`). Never merges."""
+
+    def __init__(self, sink: EditSink, report: ErrorReporter, node: BaseNode, field: str,
+                 values: tuple[Any, Any, Any], effects: tuple[Effect, Effect],
+                 text: str) -> None:
+        old, new, old_baseline = values
+        super().__init__(sink, report, node, field, old, new, False, old_baseline)
+        self.setText(text)
+        self.old_effect, self.new_effect = effects
+
+    def redo(self) -> None:
+        self._run(SetField(self.node, self.field, self.new, engine_effect=self.new_effect))
+
+    def undo(self) -> None:
+        self._run(SetField(self.node, self.field, self.old, self.old_baseline,
+                           engine_effect=self.old_effect))
+
+    def id(self) -> int:
+        return -1  # Qt: no merging

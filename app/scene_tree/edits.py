@@ -8,6 +8,7 @@ simulation). `apply_edit` is the one place that turns an edit into World calls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -32,12 +33,18 @@ class SetField:
 
     ``baseline`` is the value Reset returns to and Save writes afterwards
     (decision 0016): the new value unless given (an undo of an edit made
-    while the world had run gives the baseline its value from before the edit)."""
+    while the world had run gives the baseline its value from before the edit).
+    ``engine_effect(sim)``, when given, runs in the engine thread with the
+    `Simulation` right before the field is set (e.g. switching the contact
+    model for an ``odeon:`` line of WorldInfo.info; when it raises, the field
+    is left as it was); a sink without a simulation (`DirectSink`) only sets
+    the field."""
 
     node: BaseNode
     field: str
     value: Any
     baseline: Any = SAME
+    engine_effect: Callable[[Any], None] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,11 @@
 """`FieldEditorPanel`: the editor below the tree for the selected row (as in Webots).
 
 A field row gets the editor of its type, an MF item row the MF editor with
-that item selected, a node row a DEF-name editor. Edits go to the
-`SceneTreeController`; rejected values leave the world unchanged, the editor
-shows the current value again and the message appears in red.
+that item selected, a node row a DEF-name editor (and, for WorldInfo and
+Solids, the robust contact model's editors of app/scene_tree/robust_editors.py).
+Edits go to the `SceneTreeController`; rejected values leave the world
+unchanged, the editor shows the current value again and the message appears
+in red.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from app.scene_tree.mf_editor import MFEditor, NodeFieldEditor, NodeListEditor
 from app.scene_tree.model import SceneTreeModel
 from app.scene_tree.node_picker import pick_node
 from app.scene_tree.plugin_dialog import PluginSelectDialog
+from app.scene_tree.robust_editors import RobustEditor, robust_editor_for
 from engine.world import DEF_FIELD, Node, UseNode, WorldError
 
 
@@ -37,6 +40,8 @@ class FieldEditorPanel(QWidget):
         self.pick_node = pick_node
         self.item: Item | None = None
         self.editor: QWidget | None = None
+        self.robust_editor: RobustEditor | None = None  # under a WorldInfo or Solid row
+        self._usual_min_height: int | None = None  # set by the dock before the first item
         layout = QVBoxLayout(self)
         self.title = QLabel(self)
         self.error = QLabel(self)
@@ -64,6 +69,11 @@ class FieldEditorPanel(QWidget):
             self.editor.setParent(None)  # type: ignore[call-overload]
             self.editor.deleteLater()
             self.editor = None
+        if self.robust_editor is not None:
+            self.body.removeWidget(self.robust_editor)
+            self.robust_editor.hide()
+            self.robust_editor.deleteLater()
+            self.robust_editor = None
         self.item = item
         self.error.clear()
         self.title.clear()
@@ -74,9 +84,26 @@ class FieldEditorPanel(QWidget):
         elif isinstance(item, NodeItem):
             self.title.setText(item.node.path())
             self.editor = self._node_editor(item)
-        if self.editor is not None:
-            self.body.addWidget(self.editor)
+            self.robust_editor = robust_editor_for(item.node, self.controller, self)
+        for widget in (self.editor, self.robust_editor):
+            if widget is not None:
+                self.body.addWidget(widget)
+        self._fit_robust_editor()
         self.refresh()
+
+    def _fit_robust_editor(self) -> None:
+        """The robust editors are tall: while one shows, the panel asks the dock's
+        splitter for the room its widgets need (else its usual minimum height)."""
+        if self._usual_min_height is None:
+            self._usual_min_height = self.minimumHeight()
+        needed = self._usual_min_height
+        if self.robust_editor is not None:
+            for widget in (self.editor, self.robust_editor):
+                if widget is not None:
+                    widget.show()  # now, so that the layout counts it
+            self.layout().activate()
+            needed = max(needed, self.layout().minimumSize().height())
+        self.setMinimumHeight(needed)
 
     def _field_editor(self, field: FieldItem) -> QWidget | None:
         node, name = field.node, field.name
@@ -176,6 +203,8 @@ class FieldEditorPanel(QWidget):
 
     def refresh(self) -> None:
         """Show the current value of the edited field in the editor."""
+        if self.robust_editor is not None:
+            self.robust_editor.refresh()
         item, editor = self.item, self.editor
         if item is None or editor is None:
             return

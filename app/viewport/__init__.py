@@ -11,7 +11,10 @@
 - overlay_state.py: overlay switches and data (Qt-free, observed by the drawers);
 - overlay_drawers.py: the registered overlay drawers (plugin passes, grid,
   boundingObjects, contacts/forces, trails); overlays.py: their line geometry
-  and `Trails`; plugin_pass.py: running a plugin draw pass.
+  and `Trails`; plugin_pass.py: running a plugin draw pass;
+- padded_shells.py: the robust contact model's boundary layers as meshes (each
+  boundingObject grown by its Solid's padding); boundary_layer_drawer.py: draws
+  them translucent right after the Shapes.
 
 Importing the package first configures PyOpenGL (`app.gl_binding`).
 """

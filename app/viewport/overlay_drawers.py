@@ -194,21 +194,28 @@ class BoundingObjectDrawer(OverlayDrawer):
 @register_overlay
 class ContactDrawer(OverlayDrawer):
     """Contact crosses and normals (switch `CONTACTS`) and force arrows (`FORCES`),
-    drawn over everything (no depth test)."""
+    drawn over everything (no depth test); coloured by state (`CONTACT_STATES`)
+    and sized by cluster (`CLUSTER_SIZES`) when those are on (either shows the
+    crosses and normals even with `CONTACTS` off)."""
 
     stages = (Stage.OVER_SHAPES,)
-    redraw_on = frozenset({ov.FRAME, ov.CONTACTS, ov.FORCES})
+    redraw_on = frozenset({ov.FRAME, ov.CONTACTS, ov.FORCES, ov.CONTACT_STATES,
+                           ov.CLUSTER_SIZES})
 
     def __init__(self, state: ov.OverlayState) -> None:
         super().__init__(state)
         self.batch = LineBatch()
 
     def draw(self, ctx: PaintContext, stage: Stage) -> None:
-        points, forces = self.state.is_on(ov.CONTACTS), self.state.is_on(ov.FORCES)
+        on = self.state.is_on
+        points = on(ov.CONTACTS) or on(ov.CONTACT_STATES) or on(ov.CLUSTER_SIZES)
+        forces = on(ov.FORCES)
         if not (points or forces):
             return
         if self.stale:
-            self.batch.set(*contact_lines(self.state.contacts, points, forces))
+            self.batch.set(*contact_lines(self.state.contacts, points, forces,
+                                          by_state=on(ov.CONTACT_STATES),
+                                          by_cluster=on(ov.CLUSTER_SIZES)))
             self.stale = False
         ctx.lines.draw(self.batch, ctx.viewproj, width=2.0, depth_test=False)
 

@@ -1,7 +1,8 @@
 """`OverlayState`: what the viewport's overlays show, without Qt or GL.
 
 The state holds the overlay switches (ground grid, boundingObjects, contact
-points, contact forces, trails), the data the overlays draw (the shown
+points, contact forces, trails; for the robust contact model: boundary
+layers, contact states, cluster sizes), the data the overlays draw (the shown
 frame's contacts and colliding Solids, the recorded `Trails`) and the
 physics plugin's draw callable. Every change is announced to the observers
 as an event name: a switch's name (`SWITCHES`) when it is flipped, or
@@ -12,7 +13,8 @@ redraw what the event concerns; nothing here draws.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -25,6 +27,11 @@ GRID, BOUNDING_OBJECTS, CONTACTS, FORCES, TRAILS = (
 #: The overlay switches and their initial state (the grid only is on).
 SWITCHES = {GRID: True, BOUNDING_OBJECTS: False, CONTACTS: False, FORCES: False,
             TRAILS: False}
+BOUNDARY_LAYERS, CONTACT_STATES, CLUSTER_SIZES = (
+    "boundary_layers", "contact_states", "cluster_sizes")
+#: The robust contact model's overlay switches (all off at first): padded shells
+#: around the boundingObjects, contacts coloured by state, contacts sized by cluster.
+ROBUST_SWITCHES = {BOUNDARY_LAYERS: False, CONTACT_STATES: False, CLUSTER_SIZES: False}
 #: Data events: a new frame (its contacts, colliding Solids, trail points), the
 #: tracked Solids or their recorded points changed, the plugin's draw callable changed.
 FRAME, TRAIL_SOLIDS, PLUGIN = "frame", "trail_solids", "plugin"
@@ -37,7 +44,7 @@ class OverlayState:
     """Overlay switches and data, observed by the drawers (module docstring)."""
 
     def __init__(self) -> None:
-        self._on = dict(SWITCHES)
+        self._on = {**SWITCHES, **ROBUST_SWITCHES}
         self._observers: list[Observer] = []
         self.frame: Frame | None = None
         self.trails = Trails()
@@ -54,7 +61,8 @@ class OverlayState:
 
     # ----- switches ----------------------------------------------------------------------
     def is_on(self, switch: str) -> bool:
-        """Whether overlay ``switch`` (one of `SWITCHES`) is shown (KeyError if unknown)."""
+        """Whether overlay ``switch`` (one of `SWITCHES`, `ROBUST_SWITCHES`) is shown
+        (KeyError if unknown)."""
         return self._on[switch]
 
     def set_on(self, switch: str, on: bool) -> None:
@@ -69,6 +77,11 @@ class OverlayState:
     def contacts(self) -> ContactSet:
         """The shown frame's contacts; empty without a frame."""
         return self.frame.contacts if self.frame is not None else NO_CONTACTS
+
+    @property
+    def paddings(self) -> Mapping[Any, float]:
+        """The shown frame's boundary-layer paddings: Solid Node -> padding [m]."""
+        return self.frame.paddings if self.frame is not None else MappingProxyType({})
 
     @property
     def colliding(self) -> frozenset:

@@ -12,12 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from engine.sim.frame import ContactInfo, ContactSet
+from engine.sim.frame import STATE_UNKNOWN, ContactInfo, ContactSet
+
+#: `ContactSet.state` values of the robust model (`STATE_UNKNOWN` = -1 otherwise).
+STATE_OPEN, STATE_STICKING, STATE_SLIDING = 0, 1, 2
 
 GRID_COLOR = (0.45, 0.45, 0.45, 1.0)
 CONTACT_COLOR = (1.0, 0.55, 0.0, 1.0)
 NORMAL_COLOR = (0.0, 1.0, 0.3, 1.0)
 FORCE_COLOR = (0.1, 0.4, 1.0, 1.0)
+#: Contact colours by `ContactSet.state` (robust model): open, sticking, sliding;
+#: a contact of unknown state (default model, plugin contacts) keeps `CONTACT_COLOR`.
+STATE_COLORS = {STATE_OPEN: (0.6, 0.6, 0.6, 1.0), STATE_STICKING: (0.1, 0.85, 0.1, 1.0),
+                STATE_SLIDING: (1.0, 0.1, 0.5, 1.0)}
 TRAIL_COLORS = ((1.0, 0.2, 0.6, 1.0), (0.2, 0.9, 0.9, 1.0), (1.0, 0.9, 0.1, 1.0),
                 (0.6, 0.4, 1.0, 1.0))
 
@@ -48,16 +55,37 @@ def arrows(start: np.ndarray, vec: np.ndarray) -> np.ndarray:
     return segs[length[:, 0] > 1e-9].reshape(-1, 3)
 
 
+def state_colors(state: np.ndarray) -> np.ndarray:
+    """(m, 4) RGBA of contacts of ``state`` (m,) int: `STATE_COLORS`, else `CONTACT_COLOR`."""
+    out = np.tile(np.asarray(CONTACT_COLOR, np.float64), (len(state), 1))
+    for value, color in STATE_COLORS.items():
+        out[np.asarray(state) == value] = color
+    return out
+
+
+def cluster_scale(cluster_size: np.ndarray) -> np.ndarray:
+    """(m,) >= 1: how much larger a contact's cross is drawn for its ``cluster_size`` (m,)
+    (the square root: a cluster of 4 contacts twice, of 16 four times the size)."""
+    return np.sqrt(np.maximum(np.asarray(cluster_size, np.float64), 1.0))
+
+
 def contact_lines(contacts: ContactSet | Iterable[ContactInfo], show_points: bool,
                   show_forces: bool, point_size: float = 0.03, normal_length: float = 0.1,
-                  force_scale: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+                  force_scale: float = 0.05, *, by_state: bool = False,
+                  by_cluster: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Contact crosses and normals (``show_points``) and force arrows (``show_forces``).
 
     Each contact has ``pos`` (3,), ``normal`` (3,), ``depth`` and ``force``
     ((3,) in newtons or None); arrows are ``force * force_scale`` metres long.
+    For a `ContactSet`, ``by_state`` colours the crosses and normals by the
+    contacts' ``state`` (`state_colors`) and ``by_cluster`` draws each cross
+    `cluster_scale` times ``point_size`` for its ``cluster_size``.
     """
+    state = np.full(0, STATE_UNKNOWN, np.int8)
+    cluster = np.ones(0)
     if isinstance(contacts, ContactSet):  # a frame's contacts: their arrays
         all_P, all_N = contacts.pos, contacts.normal
+        state, cluster = contacts.state, contacts.cluster_size
         force_P = contacts.pos[contacts.has_force]
         force_F = contacts.force[contacts.has_force]
     else:
@@ -71,10 +99,17 @@ def contact_lines(contacts: ContactSet | Iterable[ContactInfo], show_points: boo
     cols: list[np.ndarray] = []
     if len(all_P) and show_points:
         P, N = all_P, all_N
-        h = point_size / 2 * np.eye(3)
-        cross = np.stack([P - h[0], P + h[0], P - h[1], P + h[1], P - h[2], P + h[2]], 1)
+        scale = cluster_scale(cluster) if by_cluster and len(cluster) else np.ones(len(P))
+        h = (point_size / 2 * scale)[:, None, None] * np.eye(3)[None]  # (m, 3 axes, 3)
+        cross = np.stack([P - h[:, 0], P + h[:, 0], P - h[:, 1], P + h[:, 1], P - h[:, 2],
+                          P + h[:, 2]], 1)
         pts += [cross.reshape(-1, 3), np.stack([P, P + normal_length * N], 1).reshape(-1, 3)]
-        cols += [np.tile(CONTACT_COLOR, (6 * len(P), 1)), np.tile(NORMAL_COLOR, (2 * len(P), 1))]
+        if by_state and len(state):
+            rgba = state_colors(state)
+            cols += [np.repeat(rgba, 6, axis=0), np.repeat(rgba, 2, axis=0)]
+        else:
+            cols += [np.tile(CONTACT_COLOR, (6 * len(P), 1)),
+                     np.tile(NORMAL_COLOR, (2 * len(P), 1))]
     if len(force_P) and show_forces:
         seg = arrows(force_P, force_F * force_scale)
         pts.append(seg)

@@ -8,8 +8,11 @@ framebuffer for picking and grabs; see app/viewport/gl_window.py).
 
 Paint order: clear to the Background sky colour; the overlay drawers of stage
 FIRST (plugin pass 0) and UNDER_SHAPES (ground grid); Shapes (opaque, then
-transparent); the drawers of stage OVER_SHAPES (boundingObjects, wireframe,
-highlighted while in ``frame.colliding``; contacts and forces; trails) and
+transparent); the boundary layers (translucent shells of the robust contact
+model, `BoundaryLayerDrawer`, right after the Shapes so the line overlays
+stay crisp over them); the drawers of stage OVER_SHAPES (boundingObjects,
+wireframe, highlighted while in ``frame.colliding``; contacts and forces;
+trails) and
 LAST (plugin pass 1). The drawers are the registered ones of
 app/viewport/overlay_drawers.py, in their registration order.
 Frames are `engine.sim.frame.Frame`s: the Solids' world poses (``pose_nodes``
@@ -30,6 +33,7 @@ from OpenGL import GL
 
 from app.gl_binding import gl_error_checks
 from app.viewport import overlay_state as ov
+from app.viewport.boundary_layer_drawer import BoundaryLayerDrawer
 from app.viewport.camera import OrbitCamera
 from app.viewport.line_drawer import LineDrawer
 from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
@@ -101,6 +105,7 @@ class ViewportRenderer:
         self.paint_errors: list[BaseException] = []
         self.overlays = ov.OverlayState()
         self._overlay_drawers = [cls(self.overlays) for cls in drawer_classes()]
+        self.boundary_layers = BoundaryLayerDrawer(self.overlays)
         self.overlays.observe(lambda event: self._changed())
         self._paint_guard: Callable[[], contextlib.AbstractContextManager] = (
             contextlib.nullcontext)
@@ -162,7 +167,7 @@ class ViewportRenderer:
         self._depth_groups = _depth_groups(self._parent)
         picks = [it.solid + 1 if it.solid >= 0 else 0 for it in sc.shapes]
         self._shapes.set_items(sc.shapes, sc.meshes, picks)
-        for drawer in self._overlay_drawers:
+        for drawer in (*self._overlay_drawers, self.boundary_layers):
             drawer.set_scene(sc, self._solid_index)
         self._frame_dirty = True
         self._changed()
@@ -263,6 +268,7 @@ class ViewportRenderer:
         GL.glPolygonOffset(1.0, 1.0)
         self._shapes.draw(self._program, vp, cam.eye, lights, MODE_LIT, cam.height)
         GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
+        self.boundary_layers.draw(ctx, Stage.OVER_SHAPES)
         self._draw_overlays(ctx, Stage.OVER_SHAPES)
         GL.glUseProgram(0)
         self._draw_overlays(ctx, Stage.LAST)
