@@ -89,3 +89,9 @@ _.triangle_mesh_arrays  # engine/ode/collision/mesh_surface.py: a mesh's kernel 
 _.drawer_names  # app/viewport/geometry_meshes.py: the registry's listing (every kind has a drawer)
 _.plugin_errors  # app/viewport/renderer.py, widget.py: the plugin draw errors a host shows
 _.solid_poses  # engine/sim/simulation.py: the public bulk read of every Solid's pose (docs/simulation.md)
+# engine/contact (issue 15): public API read by users, tests and bench/bench_robust_contacts.py
+_.set_torque  # PIDActuator's TORQUE mode (tests/engine/contact/test_actuators.py)
+_.set_locked_velocity  # PIDActuator's LOCKED_VELOCITY mode
+_.raw_count  # RobustContacts: boundary-layer contacts per pair before clustering
+_.substeps  # RobustStepper: sub-steps of the last basic step (adaptive stepping)
+_.rollbacks  # RobustStepper: retried sub-steps of the last basic step

@@ -24,6 +24,7 @@ import hashlib
 import os
 import pathlib
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
@@ -129,6 +130,50 @@ def _make_listener(callback: CompileCallback):
             callback(report)
 
     return _Listener()
+
+
+class _CompileClock:
+    """Process-wide seconds spent compiling kernels (the one in progress included)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.total = 0.0
+        self.depth = 0
+        self.since = 0.0
+        self.registered = False
+
+    def event(self, report: CompileEvent) -> None:
+        with self.lock:
+            now = time.monotonic()
+            if report.busy and self.depth == 0 and report.started > report.finished:
+                self.since = now
+            self.depth = report.started - report.finished
+            if self.depth <= 0:
+                self.depth = 0
+                if self.since:
+                    self.total += now - self.since
+                    self.since = 0.0
+
+    def seconds(self) -> float:
+        with self.lock:
+            return self.total + (time.monotonic() - self.since if self.since else 0.0)
+
+
+_CLOCK = _CompileClock()
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling numba kernels so far, the
+    compilation in progress included (0 when every kernel came from the cache).
+    A time budget subtracts the growth of this clock (the plugin watchdog does):
+    a first call that compiles is not slow code."""
+    with _CLOCK.lock:
+        if not _CLOCK.registered:
+            from numba.core import event
+
+            event.register("numba:compile", _make_listener(_CLOCK.event))
+            _CLOCK.registered = True
+    return _CLOCK.seconds()
 
 
 @contextmanager

@@ -12,10 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.contact.pipeline import CONTACT_OPEN, CONTACT_SLIDING, CONTACT_STICKING
 from engine.sim.frame import STATE_UNKNOWN, ContactInfo, ContactSet
-
-#: `ContactSet.state` values of the robust model (`STATE_UNKNOWN` = -1 otherwise).
-STATE_OPEN, STATE_STICKING, STATE_SLIDING = 0, 1, 2
 
 GRID_COLOR = (0.45, 0.45, 0.45, 1.0)
 CONTACT_COLOR = (1.0, 0.55, 0.0, 1.0)
@@ -23,8 +21,8 @@ NORMAL_COLOR = (0.0, 1.0, 0.3, 1.0)
 FORCE_COLOR = (0.1, 0.4, 1.0, 1.0)
 #: Contact colours by `ContactSet.state` (robust model): open, sticking, sliding;
 #: a contact of unknown state (default model, plugin contacts) keeps `CONTACT_COLOR`.
-STATE_COLORS = {STATE_OPEN: (0.6, 0.6, 0.6, 1.0), STATE_STICKING: (0.1, 0.85, 0.1, 1.0),
-                STATE_SLIDING: (1.0, 0.1, 0.5, 1.0)}
+STATE_COLORS = {CONTACT_OPEN: (0.6, 0.6, 0.6, 1.0), CONTACT_STICKING: (0.1, 0.85, 0.1, 1.0),
+                CONTACT_SLIDING: (1.0, 0.1, 0.5, 1.0)}
 TRAIL_COLORS = ((1.0, 0.2, 0.6, 1.0), (0.2, 0.9, 0.9, 1.0), (1.0, 0.9, 0.1, 1.0),
                 (0.6, 0.4, 1.0, 1.0))
 

@@ -42,7 +42,6 @@ from engine.ode.kernels.detlinalg import dot
 
 #: Contact states (`contact_states`): no force, held by friction, sliding.
 CONTACT_OPEN, CONTACT_STICKING, CONTACT_SLIDING = 0, 1, 2
-STATE_NAMES = {CONTACT_OPEN: "open", CONTACT_STICKING: "sticking", CONTACT_SLIDING: "sliding"}
 #: A contact whose tangential force reaches this fraction of mu·N is sliding.
 SLIDING_FRACTION = 0.99
 #: Normal force [N] below which a contact counts as open.

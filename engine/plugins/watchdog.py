@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.numba_cache import compile_seconds
+
 #: Watchdog thread period [s].
 POLL_S = 0.05
 
@@ -51,16 +53,20 @@ class Budgets:
 @dataclass(frozen=True)
 class Running:
     """The callback in progress: plugin and callback names, the thread running
-    it, when it started (``time.monotonic()`` seconds)."""
+    it, when it started (``time.monotonic()`` seconds) and the process's
+    compile clock then (`engine.numba_cache.compile_seconds`)."""
 
     plugin: str
     callback: str
     thread_id: int
     started: float
+    compiling_before: float = 0.0
 
     def elapsed(self) -> float:
-        """Seconds since the callback started."""
-        return time.monotonic() - self.started
+        """Seconds since the callback started, without the time numba spent
+        compiling kernels meanwhile (a first call that compiles is not slow)."""
+        compiling = compile_seconds() - self.compiling_before
+        return time.monotonic() - self.started - compiling
 
 
 class Watchdog:
@@ -84,7 +90,8 @@ class Watchdog:
         calls: draw inside nothing, or init inside a reload) for `leave`."""
         with self._lock:
             previous = self._running
-            self._running = Running(plugin, callback, threading.get_ident(), time.monotonic())
+            self._running = Running(plugin, callback, threading.get_ident(), time.monotonic(),
+                                    compile_seconds())
             if previous is None:
                 self._reported = False
                 self._stop_sent = False

@@ -1,4 +1,4 @@
-"""The robust contact model in a Webots world (docs/robust-contacts.md, "In worlds").
+"""The robust contact model in a Webots world (docs/robust-contacts.md, "Turning it on").
 
 A world chooses it with the ``odeon: contacts robust`` line of WorldInfo.info
 (`engine.world.odeon_settings`), or ``odeon run --contacts robust``. Then

@@ -20,9 +20,6 @@ from app.viewport.overlays import (
     CONTACT_COLOR,
     NORMAL_COLOR,
     STATE_COLORS,
-    STATE_OPEN,
-    STATE_SLIDING,
-    STATE_STICKING,
     cluster_scale,
     contact_lines,
     state_colors,
@@ -34,6 +31,7 @@ from app.viewport.padded_shells import (
     shell_maker,
 )
 from app.viewport.scene import build_scene
+from engine.contact.pipeline import CONTACT_OPEN, CONTACT_SLIDING, CONTACT_STICKING
 from engine.sim.frame import STATE_UNKNOWN, ContactSet, Frame
 from engine.world import parse_world
 from tests.app.test_viewport_helpers import (
@@ -94,7 +92,7 @@ def test_robust_switches_start_off_and_are_announced() -> None:
 # ------------------------------------------------------------ contact lines
 def test_contact_lines_by_state_and_cluster() -> None:
     contacts = contact_set([(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)],
-                           [STATE_UNKNOWN, STATE_OPEN, STATE_STICKING, STATE_SLIDING],
+                           [STATE_UNKNOWN, CONTACT_OPEN, CONTACT_STICKING, CONTACT_SLIDING],
                            [1, 4, 1, 16])
     pts, cols = contact_lines(contacts, True, False)  # as before: orange and green
     assert len(pts) == 4 * 8
@@ -102,8 +100,8 @@ def test_contact_lines_by_state_and_cluster() -> None:
     pts, cols = contact_lines(contacts, True, False, by_state=True)
     crosses = cols[:24].reshape(4, 6, 4)
     normals = cols[24:].reshape(4, 2, 4)
-    expected = [CONTACT_COLOR, STATE_COLORS[STATE_OPEN], STATE_COLORS[STATE_STICKING],
-                STATE_COLORS[STATE_SLIDING]]
+    expected = [CONTACT_COLOR, STATE_COLORS[CONTACT_OPEN], STATE_COLORS[CONTACT_STICKING],
+                STATE_COLORS[CONTACT_SLIDING]]
     for k, color in enumerate(expected):
         assert np.all(crosses[k] == color) and np.all(normals[k] == color)
     assert np.array_equal(state_colors(np.array([2, -1])), [STATE_COLORS[2], CONTACT_COLOR])
@@ -227,7 +225,7 @@ def test_boundary_layer_follows_its_solid(qtbot, gl_available) -> None:
     assert moved[y, x, :3].max() < 20
 
 
-@pytest.mark.parametrize("state", [STATE_OPEN, STATE_STICKING, STATE_SLIDING])
+@pytest.mark.parametrize("state", [CONTACT_OPEN, CONTACT_STICKING, CONTACT_SLIDING])
 def test_contact_colour_by_state_at_the_contact(qtbot, gl_available, state) -> None:
     w = shown_viewport(qtbot)
     w.set_world(parse_world(HEADER))
@@ -268,12 +266,12 @@ def test_contacts_are_drawn_over_the_boundary_layers(qtbot, gl_available) -> Non
     w.show_grid = False
     point = (-0.3, 0.0, 0.0)  # on the ball, facing the camera: inside the shell
     w.set_frame(Frame(poses=MappingProxyType({ball: pose((0, 0, 0))}),
-                      contacts=contact_set([point], [STATE_STICKING], [4]),
+                      contacts=contact_set([point], [CONTACT_STICKING], [4]),
                       paddings=MappingProxyType({ball: 0.15})))
     for switch in (ov.BOUNDARY_LAYERS, ov.CONTACT_STATES, ov.CLUSTER_SIZES):
         w.renderer.overlays.set_on(switch, True)
     px = grab(w)
     save_shot(px, "contact_in_boundary_layer.png")
     assert shells(w.renderer.boundary_layers) == 1
-    sticking = rgb255(STATE_COLORS[STATE_STICKING])
+    sticking = rgb255(STATE_COLORS[CONTACT_STICKING])
     assert count_near(px, sticking, 30, around(w.world_to_pixel(point), 8)) > 5

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 import time
 
+from engine.numba_cache import CompileEvent, _CompileClock
+from engine.plugins import watchdog as wd
 from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
 
 
@@ -72,3 +74,34 @@ def test_budgets_of_loading_and_callbacks() -> None:
     budgets = Budgets(load=5.0, callback=1.0)
     assert budgets.of("import") == budgets.of("webots_physics_init") == 5.0
     assert budgets.of("webots_physics_step") == budgets.of("webots_physics_draw") == 1.0
+
+
+def test_time_spent_compiling_kernels_does_not_count_against_a_budget(monkeypatch) -> None:
+    clock = {"compile": 10.0}
+    monkeypatch.setattr(wd, "compile_seconds", lambda: clock["compile"])
+    reports: list[str] = []
+    dog = Watchdog(reports.append, Budgets(load=5.0, callback=0.2))
+    try:
+        dog.enter("p", "webots_physics_collide")
+        time.sleep(0.3)
+        clock["compile"] += 0.25  # 0.25 s of the 0.3 s went to numba compiling
+        assert dog.running.elapsed() < 0.2
+        assert dog.overrunning() is None
+        clock["compile"] -= 0.25
+        assert dog.overrunning() is not None  # without the compile time: late
+        dog.leave()
+    finally:
+        dog.close()
+
+
+def test_the_compile_clock_counts_nested_compilations_once() -> None:
+    clock = _CompileClock()
+    clock.event(CompileEvent("outer", 1, 0, True))
+    clock.event(CompileEvent("inner", 2, 0, True))
+    time.sleep(0.05)
+    clock.event(CompileEvent("inner", 2, 1, True))
+    assert clock.seconds() >= 0.05
+    clock.event(CompileEvent("outer", 2, 2, False))
+    done = clock.seconds()
+    time.sleep(0.02)
+    assert clock.seconds() == done and 0.05 <= done < 0.5
