@@ -125,6 +125,14 @@ def test_mesh_tree_is_cached_and_rebuilt_with_the_data() -> None:
     second = mesh_info(d)
     assert second is not first
     np.testing.assert_allclose(second.tree.hi[0], [0.1, 0.1, 0.1])
+    # vertices changed in place, then dGeomTriMeshDataUpdate: refitted
+    v = CUBE_V * 0.1
+    ode.dGeomTriMeshDataBuildSimple(d, v, 8, CUBE_I, 36)
+    third = mesh_info(d)
+    v *= 3.0
+    assert mesh_info(d) is third
+    ode.dGeomTriMeshDataUpdate(d)
+    np.testing.assert_allclose(mesh_info(d).tree.hi[0], [0.15, 0.15, 0.15])
 
 
 @pytest.mark.parametrize("make_space", [ode.dSimpleSpaceCreate, ode.dHashSpaceCreate])
