@@ -69,7 +69,6 @@ def _build(tri_lo: np.ndarray, tri_hi: np.ndarray) -> tuple:
     n_nodes = 1
     count[0] = t
     stack = np.empty(cap, dtype=np.int64)
-    top = 0
     stack[0] = 0
     top = 1
     while top > 0:

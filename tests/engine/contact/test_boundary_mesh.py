@@ -125,6 +125,14 @@ def test_mesh_tree_is_cached_and_rebuilt_with_the_data() -> None:
     second = mesh_info(d)
     assert second is not first
     np.testing.assert_allclose(second.tree.hi[0], [0.1, 0.1, 0.1])
+    # vertices changed in place, then dGeomTriMeshDataUpdate: refitted
+    v = CUBE_V * 0.1
+    ode.dGeomTriMeshDataBuildSimple(d, v, 8, CUBE_I, 36)
+    third = mesh_info(d)
+    v *= 3.0
+    assert mesh_info(d) is third
+    ode.dGeomTriMeshDataUpdate(d)
+    np.testing.assert_allclose(mesh_info(d).tree.hi[0], [0.15, 0.15, 0.15])
 
 
 @pytest.mark.parametrize("make_space", [ode.dSimpleSpaceCreate, ode.dHashSpaceCreate])
@@ -222,3 +230,25 @@ def test_gathered_aabbs_grow_by_the_padding() -> None:
     after = gather([box, mesh]).aabb
     np.testing.assert_array_equal(after[:, 0::2], before[:, 0::2] - [[0.01], [0.02]])
     np.testing.assert_array_equal(after[:, 1::2], before[:, 1::2] + [[0.01], [0.02]])
+
+
+@pytest.mark.parametrize("ground", ["plane", "floor mesh", "box"])
+@pytest.mark.parametrize("mover", ["box", "trimesh"])
+def test_a_cube_resting_on_an_edge_touches_along_that_edge(mover, ground) -> None:
+    R = ode.dRFromAxisAndAngle(1.0, 0.0, 0.0, np.pi / 4)
+    g = placed(MOVERS[mover](), (CX, CY, 0.05 * np.sqrt(2.0) + GAP), R)
+    c = padded_contacts(g, GROUNDS[ground](), PAD, 0.0)
+    np.testing.assert_allclose(c.depth, PAD - GAP, atol=1e-9)
+    np.testing.assert_allclose(c.normal, np.tile(UP, (len(c.depth), 1)), atol=1e-9)
+    np.testing.assert_allclose(c.pos[:, 1:], np.tile([CY, GAP / 2], (len(c.depth), 1)),
+                               atol=1e-9)
+    assert np.all(np.abs(c.pos[:, 0] - CX) <= 0.05 + 1e-9)
+    assert has_point(c, (CX - 0.05, CY, GAP / 2)) and has_point(c, (CX + 0.05, CY, GAP / 2))
+
+
+def test_repeated_calls_are_bit_identical() -> None:
+    floor = floor_mesh()
+    cube = cube_mesh(0.1, (CX, CY, 0.05 + GAP))
+    first = padded_contacts(cube, floor, PAD, 0.0)       # builds the trees
+    second = padded_contacts(cube, floor, PAD, 0.0)      # cached trees
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
