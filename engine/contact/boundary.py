@@ -22,6 +22,15 @@ from engine.contact.padded_pairs import pair_contacts, unique_rows
 from engine.contact.pieces import HALFSPACE, MeshSide, PieceSet, Side, mesh_pieces, side_of
 from engine.contact.records import PaddedContacts
 from engine.ode.collision.geoms.geom import Geom
+from engine.ode.constants import (
+    dBoxClass,
+    dCapsuleClass,
+    dConvexClass,
+    dCylinderClass,
+    dPlaneClass,
+    dSphereClass,
+    dTriMeshClass,
+)
 from engine.ode.kernels.detlinalg import matmul
 
 #: Most contact rows one call may make (a guard on memory).
@@ -124,35 +133,75 @@ def _empty() -> PaddedContacts:
                           np.zeros(0, dtype=np.bool_))
 
 
-def _order_key(g: Geom, pad: float) -> tuple:
+class SideCache:
+    """The pieces and pose keys of geoms, shared by the `padded_contacts` calls of
+    one detection pass (no geom may move meanwhile). Only the geoms whose pieces
+    do not depend on the other geom (`CACHEABLE_CLASSES`) are kept."""
+
+    def __init__(self) -> None:
+        self.sides: dict[int, Side] = {}
+        self.poses: dict[int, tuple] = {}
+
+
+#: Geom classes whose pieces are the same whatever geom they meet (a
+#: heightfield's depend on the other geom's box; a transform may hold one).
+CACHEABLE_CLASSES = frozenset({dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass,
+                               dPlaneClass, dConvexClass, dTriMeshClass})
+
+
+def _pose_key(g: Geom, cache: SideCache | None) -> tuple:
+    got = cache.poses.get(id(g)) if cache is not None else None
+    if got is None:
+        got = (*np.asarray(g.pos, dtype=float).tolist(),
+               *np.asarray(g.R, dtype=float).reshape(-1).tolist())
+        if cache is not None:
+            cache.poses[id(g)] = got
+    return got
+
+
+def _order_key(g: Geom, pad: float, cache: SideCache | None) -> tuple:
     """A key that does not depend on the argument order (class, padding, pose)."""
-    return (g.CLASS, pad, *np.asarray(g.pos, dtype=float).tolist(),
-            *np.asarray(g.R, dtype=float).reshape(-1).tolist())
+    return (g.CLASS, pad, *_pose_key(g, cache))
 
 
-def padded_contacts(g1: Geom, g2: Geom, pad1: float, pad2: float) -> PaddedContacts:
+def _side(g: Geom, other: Geom, reach: float, cache: SideCache | None) -> Side:
+    """The pieces of ``g`` against ``other`` (from ``cache`` when it may be)."""
+    keep = cache is not None and g.CLASS in CACHEABLE_CLASSES
+    if keep:
+        got = cache.sides.get(id(g))
+        if got is not None:
+            return got
+    side = side_of(g, g.pos, g.R, _grown(other.compute_aabb(), reach))
+    if keep:
+        cache.sides[id(g)] = side
+    return side
+
+
+def padded_contacts(g1: Geom, g2: Geom, pad1: float, pad2: float,
+                    cache: SideCache | None = None) -> PaddedContacts:
     """Contacts where the shells of ``g1`` padded by ``pad1`` (m) and ``g2``
     padded by ``pad2`` (m) overlap (see :class:`PaddedContacts`: depth =
     pad1 + pad2 - distance, unit normal into g1, point between the closest
-    points, ``penetrating`` where the unpadded shapes overlap).
+    points, ``penetrating`` where the unpadded shapes overlap). ``cache``: a
+    `SideCache` shared by the calls of one pass (nothing moves meanwhile).
 
     Raises ValueError for a bad argument, a geom class without pieces (rays,
     user classes), or more than :data:`MAX_ROWS` contacts."""
     a = _geom(g1, "g1")
     b = _geom(g2, "g2")
     p1, p2 = _pad(pad1, "pad1"), _pad(pad2, "pad2")
-    if _order_key(b, p2) < _order_key(a, p1):
+    if _order_key(b, p2, cache) < _order_key(a, p1, cache):
         # one canonical order, so that swapping the geoms gives exactly the
         # same contacts with negated normals (closest points of parallel
         # faces are not unique: GJK's choice depends on the order)
-        c = _ordered_contacts(b, a, p2 + p1)
+        c = _ordered_contacts(b, a, p2 + p1, cache)
         return c._replace(normal=-c.normal)
-    return _ordered_contacts(a, b, p1 + p2)
+    return _ordered_contacts(a, b, p1 + p2, cache)
 
 
-def _ordered_contacts(a: Geom, b: Geom, reach: float) -> PaddedContacts:
-    s1 = side_of(a, a.pos, a.R, _grown(b.compute_aabb(), reach))
-    s2 = side_of(b, b.pos, b.R, _grown(a.compute_aabb(), reach))
+def _ordered_contacts(a: Geom, b: Geom, reach: float, cache: SideCache | None) -> PaddedContacts:
+    s1 = _side(a, b, reach, cache)
+    s2 = _side(b, a, reach, cache)
     A, B, pairs = candidates(s1, s2, reach)
     if pairs.shape[0] == 0:
         return _empty()

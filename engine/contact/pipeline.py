@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.contact.adaptive import PairMargins, margin_tested
-from engine.contact.boundary import padded_contacts
+from engine.contact.boundary import SideCache, padded_contacts
 from engine.contact.cluster import cluster_contacts, contact_budget
 from engine.contact.records import PaddedContacts
 from engine.contact.surface import BlendedSurface, soft_erp_cfm
@@ -247,8 +247,9 @@ def detect(pairs: list[PairInput]) -> Detection:
     are dropped."""
     touching: list[PairInput] = []
     raw: list[PaddedContacts] = []
+    sides = SideCache()  # each geom's pieces built once for the whole pass
     for p in pairs:
-        c = padded_contacts(p.g1, p.g2, p.pad1, p.pad2)
+        c = padded_contacts(p.g1, p.g2, p.pad1, p.pad2, sides)
         if c.depth.shape[0]:
             touching.append(p)
             raw.append(c)
