@@ -14,8 +14,6 @@ model's default) with a message a user can act on for bad input.
 
 from __future__ import annotations
 
-import math
-from dataclasses import replace
 from typing import Any
 
 from app.scene_tree.commands import Effect, SetFieldWithEffectCommand
@@ -25,11 +23,13 @@ from engine.world.odeon_settings import (
     CONTACT_MODELS,
     SOLID_OPTIONS,
     OdeonSettings,
+    SettingsLineError,
     SolidContactSettings,
+    checked_number,
     read_odeon_settings,
-    solid_key,
-    solid_name_path,
     solid_settings_of,
+    with_contact_model,
+    with_solid_settings,
     write_odeon_settings,
 )
 
@@ -52,11 +52,10 @@ def parse_solid_value(option: str, text: str) -> float | None:
     except ValueError:
         raise SettingInputError(f"{option}: {text!r} is not a number (leave it empty for "
                                 "the default)") from None
-    if math.isnan(value) or (math.isinf(value) and not SOLID_OPTIONS[option].allow_inf):
-        raise SettingInputError(f"{option} must be a finite number, got {text!r}")
-    if value < 0.0:
-        raise SettingInputError(f"{option} must not be negative, got {text!r}")
-    return value
+    try:
+        return checked_number(value, SOLID_OPTIONS[option], option, text)
+    except SettingsLineError as exc:
+        raise SettingInputError(str(exc)) from None
 
 
 def info_lines(world: World, settings: OdeonSettings) -> list[str]:
@@ -123,7 +122,7 @@ class RobustSettingsEditor:
             return False
         settings = read_odeon_settings(self.controller.world)
         old_model = settings.contacts.model
-        new = replace(settings, contacts=replace(settings.contacts, model=model))
+        new = with_contact_model(settings, model)
         return self._push(new, f"Contact model {model}",
                           (_contact_model_effect(old_model), _contact_model_effect(model)))
 
@@ -134,11 +133,7 @@ class RobustSettingsEditor:
             return False
         settings = read_odeon_settings(self.controller.world)
         old_own = solid_settings_of(settings, node)
-        solids = {key: values for key, values in settings.solids.items()
-                  if key not in (node.def_name, solid_name_path(node))}
-        if not own.is_empty():
-            solids[solid_key(node)] = own
-        return self._push(replace(settings, solids=solids),
+        return self._push(with_solid_settings(settings, node, own),
                           f"Odeon contact of {node.label()}",
                           (_solid_effect(node, old_own), _solid_effect(node, own)))
 

@@ -21,7 +21,7 @@ from engine.contact.bvh import tree_box, tree_halfspace, tree_tree
 from engine.contact.padded_pairs import pair_contacts, unique_rows
 from engine.contact.pieces import HALFSPACE, MeshSide, PieceSet, Side, mesh_pieces, side_of
 from engine.contact.records import PaddedContacts
-from engine.ode.collision.geoms.geom import Geom
+from engine.ode.collision.geoms.geom import Geom, grown_box
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
@@ -56,13 +56,6 @@ def _geom(g: object, argument: str) -> Geom:
         raise ValueError(f"padded_contacts: argument '{argument}' must be a live engine.ode geom, "
                          f"got {g!r}")
     return g
-
-
-def _grown(box: np.ndarray, by: float) -> np.ndarray:
-    out = np.array(box, dtype=float)
-    out[0::2] -= by
-    out[1::2] += by
-    return out
 
 
 def _mesh_vs_pieces(mesh: MeshSide, P: PieceSet, reach: float) -> np.ndarray:
@@ -171,7 +164,7 @@ def _side(g: Geom, other: Geom, reach: float, cache: SideCache | None) -> Side:
         got = cache.sides.get(id(g))
         if got is not None:
             return got
-    side = side_of(g, g.pos, g.R, _grown(other.compute_aabb(), reach))
+    side = side_of(g, g.pos, g.R, grown_box(other.compute_aabb(), reach))
     if keep:
         cache.sides[id(g)] = side
     return side

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from engine import ode
 from engine.contact.padding import padding_of, set_padding
-from engine.contact.pipeline import PairInput, RobustOptions, detect, make_robust_contacts
+from engine.contact.pipeline import PairInput, detect, make_robust_contacts
 from engine.contact.surface import SurfaceParameters, blend
 from engine.ode import *  # noqa: F403  (the flat ODE API is this module's API)
 from engine.plugins.context import NoPluginRunning, current  # noqa: F401
@@ -153,10 +153,8 @@ def dRobustCollide(g1, g2) -> int:
     pairs = sim.robust_pairs
     surface = blend(pairs.geom_surface(g1), pairs.geom_surface(g2))
     pair = PairInput(g1, g2, padding_of(g1), padding_of(g2), surface)
-    settings = sim.odeon_settings.contacts
-    options = RobustOptions(settings.max_contacts, settings.cluster_normal_scale)
     made = make_robust_contacts(sim.model.ode_world, sim.plugin_contact_group,
-                                detect([pair]), sim.dt, options)
+                                detect([pair]), sim.dt, pairs.pipeline_options)
     return len(made)
 
 

@@ -136,6 +136,8 @@ class ContactHandler:
     collide_hook: Callable[[object, object], int] | None = None
     record_feedback: bool = False
     colliding: set = field(default_factory=set)
+    #: (id(g1), id(g2)) of the pairs the hook handled in the last pass
+    handled: set = field(default_factory=set)
     batched: bool = True
     _points: list[ContactPoint] | None = field(default_factory=list)
     _batch: ContactBatch | None = None
@@ -143,11 +145,10 @@ class ContactHandler:
     _table: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for node in self.model.settings.contact_properties:
-            pair = (node.get("material1"), node.get("material2"))
-            surface = Surface.of(node)
-            for key, swapped in ((pair, False), (pair[::-1], True)):
-                self._table.setdefault(key, (surface, swapped))
+        surfaces: dict[int, Surface] = {}
+        for key, (node, swapped) in material_pairs(self.model.settings.contact_properties).items():
+            surface = surfaces.setdefault(id(node), Surface.of(node))
+            self._table[key] = (surface, swapped)
         self._surface_rows = SurfaceRows(surface_parameters)
 
     def lookup(self, mat1: str, mat2: str) -> tuple[Surface, bool]:
@@ -202,6 +203,7 @@ class ContactHandler:
         """Collide the whole space; contacts go into ``group``."""
         self.contacts = []
         self.colliding = set()
+        self.handled = set()
         self._time = time_ms
         if self.collide_hook is None and self.batched:
             self._batch = batched_contacts(
@@ -210,7 +212,7 @@ class ContactHandler:
                 self._surface_rows, friction_direction, self._too_many)
             self._points = None
             return
-        ode.dSpaceCollide(self.model.space, None, self._near)
+        ode.dSpaceCollide(self.model.space, self.default_contacts, self._near)
 
     def run_hook_only(self, hook: Callable[[object, object], int] | None
                       ) -> set[tuple[int, int]]:
@@ -220,21 +222,11 @@ class ContactHandler:
         pairs the hook handled (returned 1 or 2); 2 also marks them colliding."""
         self.contacts = []
         self.colliding = set()
-        handled: set[tuple[int, int]] = set()
-        if hook is None:
-            return handled
-
-        def near(data, g1, g2) -> None:
-            result = hook(g1, g2)
-            if result:
-                handled.add((id(g1), id(g2)))
-                if result == 2:
-                    self.colliding.update((g1, g2))
-            elif ode.dGeomIsSpace(g1) or ode.dGeomIsSpace(g2):
-                ode.dSpaceCollide2(g1, g2, data, near)
-
-        ode.dSpaceCollide(self.model.space, None, near)
-        return handled
+        self.handled = set()
+        self.collide_hook = hook
+        if hook is not None:
+            ode.dSpaceCollide(self.model.space, None, self._near)
+        return self.handled
 
     def capture_forces(self) -> None:
         """After the step (before the contact group is emptied): keep the forces of
@@ -249,31 +241,33 @@ class ContactHandler:
                 cp.feedback.f1, cp.feedback.t1 = fb.f1, fb.t1
                 cp.feedback.f2, cp.feedback.t2 = fb.f2, fb.t2
 
-    def _near(self, data, g1, g2) -> None:
+    def _near(self, leaf, g1, g2) -> None:
+        """The near callback: the hook first (a pair it handles is recorded in
+        ``handled``), spaces opened, then ``leaf(g1, g2)`` (dSpaceCollide's data:
+        `default_contacts`, or None when the robust model makes the contacts)."""
         hook = self.collide_hook
         result = hook(g1, g2) if hook is not None else 0
         if result:
+            self.handled.add((id(g1), id(g2)))
             if result == 2:
                 self.colliding.update((g1, g2))
             return
         if ode.dGeomIsSpace(g1) or ode.dGeomIsSpace(g2):
-            ode.dSpaceCollide2(g1, g2, data, self._near)
+            ode.dSpaceCollide2(g1, g2, leaf, self._near)
             return
-        self.default_contacts(g1, g2)
+        if leaf is not None:
+            leaf(g1, g2)
 
     def _surface_of(self, r1, r2) -> tuple[Surface, bool]:
         return self.lookup(r1.node.get("contactMaterial"), r2.node.get("contactMaterial"))
 
     def default_contacts(self, g1, g2) -> None:
         """Webots' default contact joints between two Solid geoms."""
-        r1 = self.model.geom_solid.get(g1)
-        r2 = self.model.geom_solid.get(g2)
-        if r1 is None or r2 is None or not solids_may_touch(r1, r2):
+        solids = touching_solids(self.model, g1, g2)
+        if solids is None:
             return
+        r1, r2 = solids
         b1, b2 = r1.ode_body, r2.ode_body
-        if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
-                b1, b2, ode.dJointTypeContact):
-            return
         points = ode.dCollide(g1, g2, MAX_POINTS)
         if not points:
             return
@@ -308,6 +302,32 @@ class ContactHandler:
             self._warned_at = self._time
             self.warn(f"{n} contact points between {r1.label} and {r2.label}; keeping the "
                       f"deepest {keep} (ContactProperties.maxContactJoints)")
+
+
+def touching_solids(model, g1, g2) -> tuple | None:
+    """The Solid records (r1, r2) of two geoms when the pair rules let them
+    touch (`solids_may_touch`, and bodies not joined by a non-contact joint),
+    else None (a geom of no Solid included)."""
+    r1 = model.geom_solid.get(g1)
+    r2 = model.geom_solid.get(g2)
+    if r1 is None or r2 is None or not solids_may_touch(r1, r2):
+        return None
+    b1, b2 = r1.ode_body, r2.ode_body
+    if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
+            b1, b2, ode.dJointTypeContact):
+        return None
+    return r1, r2
+
+
+def material_pairs(nodes) -> dict[tuple[str, str], tuple[object, bool]]:
+    """(material1, material2) -> (the first ContactProperties node for the two
+    materials in either order, whether it matched them swapped)."""
+    table: dict[tuple[str, str], tuple[object, bool]] = {}
+    for node in nodes:
+        pair = (node.get("material1"), node.get("material2"))
+        for key, swapped in ((pair, False), (pair[::-1], True)):
+            table.setdefault(key, (node, swapped))
+    return table
 
 
 def solids_may_touch(r1, r2) -> bool:

@@ -25,9 +25,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engine import ode
 from engine.contact.padding import set_padding
-from engine.contact.pipeline import PairInput, RobustContacts
+from engine.contact.pipeline import PairInput, RobustContacts, RobustOptions
 from engine.contact.surface import (
     BODY_SURFACE,
     ROBOT_LINK_SURFACE,
@@ -37,7 +36,7 @@ from engine.contact.surface import (
     blend,
 )
 from engine.ode.collision.batch import candidate_pairs
-from engine.sim.contacts import solids_may_touch
+from engine.sim.contacts import material_pairs, touching_solids
 from engine.world.odeon_settings import (
     ContactModelSettings,
     OdeonSettings,
@@ -100,12 +99,14 @@ class RobustPairs:
         if settings.contacts.robust:
             self.apply_paddings()
         self._pair_surface: dict[tuple[int, int], BlendedSurface] = {}
-        self._materials: dict[tuple[str, str], object] = {}
-        for node in model.settings.contact_properties:
-            pair = (node.get("material1"), node.get("material2"))
-            for key in (pair, pair[::-1]):
-                self._materials.setdefault(key, node)
+        self._materials = {key: node for key, (node, _) in
+                           material_pairs(model.settings.contact_properties).items()}
         self._robots: dict[int, int] = {}
+
+    @property
+    def pipeline_options(self) -> RobustOptions:
+        """The world's maxContacts and clustering options, as the pipeline takes them."""
+        return RobustOptions(self.options.max_contacts, self.options.cluster_normal_scale)
 
     def apply_paddings(self) -> None:
         """Give every Solid geom its Solid's padding."""
@@ -181,14 +182,10 @@ class RobustPairs:
     def pair(self, g1, g2) -> PairInput | None:
         """The robust contact pair of two geoms, or None when the rules keep them
         apart (not Solid geoms, two static Solids, one body, joined...)."""
-        solid_of = self.model.geom_solid.get
-        r1, r2 = solid_of(g1), solid_of(g2)
-        if r1 is None or r2 is None or not solids_may_touch(r1, r2):
+        solids = touching_solids(self.model, g1, g2)
+        if solids is None:
             return None
-        b1, b2 = r1.ode_body, r2.ode_body
-        if b1 is not None and b2 is not None and ode.dAreConnectedExcluding(
-                b1, b2, ode.dJointTypeContact):
-            return None
+        r1, r2 = solids
         return PairInput(g1, g2, self.values[id(r1)].padding, self.values[id(r2)].padding,
                          self.surface_of(r1, r2), self._budget_group(r1, r2))
 

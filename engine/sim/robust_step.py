@@ -5,8 +5,8 @@ world uses the robust model (docs/robust-contacts.md, "Adaptive time
 stepping"). The plugin's hooks and its own contacts run once per basic
 step, before it; then, until ``dt`` is covered:
 
-1. the state is saved (bodies, joints, RNG: `engine.sim.state`) with the
-   actuators' state;
+1. with adaptive time stepping, the state is saved (bodies, joints, RNG:
+   `engine.sim.state`) with the actuators' state;
 2. the forces applied before the step (plugin, springs) are put back on the
    bodies (ODE clears them after each world step), then the actuators and
    joint frictions add theirs for the sub-step ``h``;
@@ -37,7 +37,6 @@ from engine.contact.pipeline import (
     Detection,
     PairInput,
     RobustContacts,
-    RobustOptions,
     detect,
     make_robust_contacts,
     pair_margins,
@@ -62,8 +61,7 @@ class RobustStepper:
         self.pairs = pairs
         self.group = group
         self.actuators = actuators
-        options = pairs.options
-        self.options = RobustOptions(options.max_contacts, options.cluster_normal_scale)
+        self.options = pairs.pipeline_options
         self.tracker = MarginTracker()
         self.monitor = InstabilityMonitor()
         #: the worst status of the last basic step
@@ -133,8 +131,9 @@ class RobustStepper:
         h = dt
         while remaining > _TIME_EPS:
             h = min(h, remaining)
-            saved = snapshots.capture(world, 0.0)
-            saved_actuators = self.actuators.state()
+            if options.adaptive_time_stepping:  # a sub-step may have to be undone
+                saved = snapshots.capture(world, 0.0)
+                saved_actuators = self.actuators.state()
             detection = self._current_detection(world)
             store.facc[:n] = applied_force
             store.tacc[:n] = applied_torque

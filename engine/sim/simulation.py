@@ -68,8 +68,8 @@ from engine.world.odeon_settings import (
     CONTACT_MODELS,
     SolidContactSettings,
     read_odeon_settings,
-    solid_key,
-    solid_name_path,
+    with_contact_model,
+    with_solid_settings,
     write_odeon_settings,
 )
 
@@ -136,8 +136,7 @@ class Simulation:
         for problem in settings.problems:
             self.console.warn(problem)
         if self._contacts_override is not None:
-            settings = replace(settings, contacts=replace(settings.contacts,
-                                                          model=self._contacts_override))
+            settings = with_contact_model(settings, self._contacts_override)
         self.odeon_settings = settings
         #: per-Solid paddings and surfaces (the robust model's, and a plugin's robust pairs)
         self.robust_pairs = RobustPairs(self.model, settings, self.console.warn)
@@ -167,9 +166,8 @@ class Simulation:
         if model not in CONTACT_MODELS:
             raise ValueError(f"set_contact_model: model must be one of "
                              f"{', '.join(CONTACT_MODELS)}, got {model!r}")
-        settings = read_odeon_settings(self.world)
-        write_odeon_settings(self.world, replace(settings, contacts=replace(
-            settings.contacts, model=model)))
+        write_odeon_settings(self.world, with_contact_model(read_odeon_settings(self.world),
+                                                            model))
         self._contacts_override = None
         if self._robust is not None:
             self._robust.pairs.clear_paddings()
@@ -192,14 +190,9 @@ class Simulation:
         if rec is None:
             raise ValueError(f"set_solid_contact: {node.label()} is not a Solid of this "
                              "simulation")
-        settings = read_odeon_settings(self.world)
-        solids = {k: v for k, v in settings.solids.items()
-                  if k not in (node.def_name, solid_name_path(node))}
-        if not own.is_empty():
-            solids[solid_key(node)] = own
-        settings = replace(settings, solids=solids)
+        settings = with_solid_settings(read_odeon_settings(self.world), node, own)
         write_odeon_settings(self.world, settings)
-        self.odeon_settings = replace(self.odeon_settings, solids=solids)
+        self.odeon_settings = replace(self.odeon_settings, solids=settings.solids)
         self.robust_pairs.set_contact(rec, solid_contact(rec, own),
                                       apply_padding=self._robust is not None)
         if self._robust is not None:
@@ -343,7 +336,7 @@ class Simulation:
         if not bodies:
             return None
         store = self.model.ode_world.bodies
-        rows = np.fromiter((rec.body.index for rec in bodies), np.intp, len(bodies))
+        rows = self._body_rows()
         # per body: position, linear and angular velocity (9), quaternion (4)
         values = np.concatenate([store.pos[rows], store.lvel[rows], store.avel[rows],
                                  store.q[rows]], axis=1)

@@ -136,6 +136,16 @@ class SettingsLineError(ValueError):
 
 
 # ---------------------------------------------------------------- reading
+def checked_number(number: float, option: Option, name: str, text: str) -> float:
+    """``number`` (typed as ``text``) when option ``name`` accepts it: not NaN,
+    finite unless the option allows inf, not negative; else `SettingsLineError`."""
+    if math.isnan(number) or (math.isinf(number) and not option.allow_inf):
+        raise SettingsLineError(f"{name} must be a finite number, got {text!r}")
+    if number < 0.0:
+        raise SettingsLineError(f"{name} must not be negative, got {text!r}")
+    return number
+
+
 def _value(text: str, option: Option, name: str) -> float | int | bool:
     if option.kind == "bool":
         if text not in ("TRUE", "FALSE"):
@@ -145,10 +155,7 @@ def _value(text: str, option: Option, name: str) -> float | int | bool:
         number = float(text)
     except ValueError:
         raise SettingsLineError(f"{name} expects a number, got {text!r}") from None
-    if math.isnan(number) or (math.isinf(number) and not option.allow_inf):
-        raise SettingsLineError(f"{name} must be a finite number, got {text!r}")
-    if number < 0.0:
-        raise SettingsLineError(f"{name} must not be negative, got {text!r}")
+    checked_number(number, option, name, text)
     if option.kind == "int":
         if number != int(number) or number < 1:
             raise SettingsLineError(f"{name} expects a positive whole number, got {text!r}")
@@ -270,6 +277,22 @@ def write_odeon_settings(world: World, settings: OdeonSettings) -> None:
     new = kept[:before] + settings_lines(settings) + kept[before:]
     if new != old:
         info.set("info", new)
+
+
+def with_contact_model(settings: OdeonSettings, model: str) -> OdeonSettings:
+    """``settings`` choosing contact model ``model`` (its options kept)."""
+    return replace(settings, contacts=replace(settings.contacts, model=model))
+
+
+def with_solid_settings(settings: OdeonSettings, node: Node,
+                        own: SolidContactSettings) -> OdeonSettings:
+    """``settings`` where Solid ``node`` has its own values ``own``: a line naming
+    it (by DEF name or name path) is replaced; empty values remove it."""
+    solids = {key: values for key, values in settings.solids.items()
+              if key not in (node.def_name, solid_name_path(node))}
+    if not own.is_empty():
+        solids[solid_key(node)] = own
+    return replace(settings, solids=solids)
 
 
 # ---------------------------------------------------------------- Solid keys

@@ -126,16 +126,20 @@ class Geom:
         return f"<{self.NAME} geom{'' if self.alive else ' destroyed'}>"
 
 
+def grown_box(box: np.ndarray, by: float) -> np.ndarray:
+    """A copy of the AABB ``box`` (6,) (min x, max x, min y, ...) grown by ``by``
+    (m) on every side."""
+    out = np.array(box, dtype=float)
+    out[0::2] -= by
+    out[1::2] += by
+    return out
+
+
 def broad_aabb(g: Geom) -> np.ndarray:
     """The AABB (6,) the broad phase uses: ``compute_aabb`` grown by the geom's
     boundary-layer ``padding`` (m) on every side (the same array when it is 0)."""
     box = g.compute_aabb()
-    pad = g.padding
-    if pad > 0.0:
-        box = np.array(box, dtype=float)
-        box[0::2] -= pad
-        box[1::2] += pad
-    return box
+    return grown_box(box, g.padding) if g.padding > 0.0 else box
 
 
 def geom_of(g, function: str, argument: str = "geom", cls: type | None = None) -> Geom:
