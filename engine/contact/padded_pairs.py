@@ -165,24 +165,29 @@ def _piece_rows(A: PieceSet, ia: int, B: PieceSet, ib: int, reach: float, rows: 
 
 
 @njit(cache=True, nogil=True)
+def pair_rows(A: PieceSet, ia: int, B: PieceSet, ib: int, reach: float, rows: np.ndarray,
+              n: int) -> int:
+    """Append the contacts of pieces A[ia] and B[ib] to ``rows`` from row ``n``;
+    returns the new count, or -1 when ``rows`` is full."""
+    ka = A.kind[ia]
+    kb = B.kind[ib]
+    if ka == HALFSPACE and kb == HALFSPACE:
+        return n
+    if kb == HALFSPACE:
+        return _plane_rows(A, ia, B.prm[B.off[ib]:B.off[ib] + 4], 1.0, reach, rows, n)
+    if ka == HALFSPACE:
+        return _plane_rows(B, ib, A.prm[A.off[ia]:A.off[ia] + 4], -1.0, reach, rows, n)
+    return _piece_rows(A, ia, B, ib, reach, rows, n)
+
+
+@njit(cache=True, nogil=True)
 def pair_contacts(A: PieceSet, B: PieceSet, pairs: np.ndarray, reach: float,
                   rows: np.ndarray) -> int:
     """Write the contacts of candidate pairs ``pairs (k, 2)`` [piece of A, piece
     of B] into ``rows (cap, 8)``; returns their number, or -1 if more than cap."""
     n = 0
     for k in range(pairs.shape[0]):
-        ia = pairs[k, 0]
-        ib = pairs[k, 1]
-        ka = A.kind[ia]
-        kb = B.kind[ib]
-        if ka == HALFSPACE and kb == HALFSPACE:
-            continue
-        if kb == HALFSPACE:
-            n = _plane_rows(A, ia, B.prm[B.off[ib]:B.off[ib] + 4], 1.0, reach, rows, n)
-        elif ka == HALFSPACE:
-            n = _plane_rows(B, ib, A.prm[A.off[ia]:A.off[ia] + 4], -1.0, reach, rows, n)
-        else:
-            n = _piece_rows(A, ia, B, ib, reach, rows, n)
+        n = pair_rows(A, pairs[k, 0], B, pairs[k, 1], reach, rows, n)
         if n < 0:
             return -1
     return n

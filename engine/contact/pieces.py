@@ -71,10 +71,11 @@ HALFSPACE = 8
 #: Heightfield cells one patch may hold.
 MAX_CELLS = 200_000
 _S = math.sqrt(0.5)
-#: Unit circle at 8 points (cos, sin of k * 45 degrees).
-_RIM = np.array([[1.0, 0.0], [_S, _S], [0.0, 1.0], [-_S, _S], [-1.0, 0.0], [-_S, -_S],
+#: Unit circle at 8 points (cos, sin of k * 45 degrees): a cylinder cap's probes.
+RIM = np.array([[1.0, 0.0], [_S, _S], [0.0, 1.0], [-_S, _S], [-1.0, 0.0], [-_S, -_S],
                  [0.0, -1.0], [_S, -_S]])
-_BOX_SIGNS = np.array([[sx, sy, sz] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)
+#: Signs of a box's 8 corners (x slowest, z fastest): its probes.
+BOX_SIGNS = np.array([[sx, sy, sz] for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)
                        for sz in (-1.0, 1.0)])
 
 
@@ -153,6 +154,23 @@ def piece_set(pieces: list) -> PieceSet:
         np.array([p.hi for p in pieces], dtype=float).reshape(m, 3))
 
 
+def concat_piece_sets(sets: list) -> PieceSet:
+    """One PieceSet of the pieces of ``sets``, in order (offsets shifted)."""
+    def joined(field: str, empty: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.concatenate([getattr(s, field) for s in sets] + [empty]))
+
+    def offsets(field: str) -> np.ndarray:
+        sizes = [np.diff(getattr(s, field)) for s in sets]
+        return np.concatenate([[0], np.cumsum(np.concatenate(sizes + [np.zeros(0, np.int64)]))]
+                              ).astype(np.int64)
+
+    return PieceSet(joined("kind", np.zeros(0, np.int64)), offsets("off"),
+                    joined("prm", np.zeros(0)), joined("pos", np.zeros((0, 3))),
+                    joined("R", np.zeros((0, 3, 3))), joined("conv", np.zeros((0, 3), np.bool_)),
+                    offsets("poff"), joined("ppts", np.zeros((0, 3))), joined("prad", np.zeros(0)),
+                    joined("lo", np.zeros((0, 3))), joined("hi", np.zeros((0, 3))))
+
+
 def triangle_set(tris: np.ndarray, conv: np.ndarray) -> PieceSet:
     """The PieceSet of k world triangles ``tris (k, 3, 3)`` [triangle, corner,
     xyz] m with convex-edge flags ``conv (k, 3)``; corners are the probes."""
@@ -188,7 +206,7 @@ def _sphere(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
 
 def _box(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
     h = 0.5 * np.asarray(g.lengths, dtype=float)
-    return _posed(BOX, h, pos, R, _world(_BOX_SIGNS * h, pos, R), np.zeros(8), h)
+    return _posed(BOX, h, pos, R, _world(BOX_SIGNS * h, pos, R), np.zeros(8), h)
 
 
 def _capsule(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
@@ -199,7 +217,7 @@ def _capsule(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
 
 def _cylinder(g: Geom, pos: np.ndarray, R: np.ndarray, box: np.ndarray) -> Side:
     r, h = g.radius, 0.5 * g.length
-    rims = np.concatenate([np.column_stack([r * _RIM, np.full(8, z)]) for z in (-h, h)])
+    rims = np.concatenate([np.column_stack([r * RIM, np.full(8, z)]) for z in (-h, h)])
     return _posed(CYLINDER, np.array([r, h]), pos, R, _world(rims, pos, R), np.zeros(16),
                   np.array([r, r, h]))
 

@@ -24,12 +24,13 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.contact.adaptive import PairMargins, margin_tested
+from engine.contact.batched import BATCHED_CLASSES, batch_pieces, batched_contacts
 from engine.contact.boundary import SideCache, padded_contacts
-from engine.contact.cluster import cluster_contacts, contact_budget
+from engine.contact.cluster import ClusteredContacts, cluster_contacts, contact_budget
 from engine.contact.records import PaddedContacts
 from engine.contact.surface import BlendedSurface, soft_erp_cfm
 from engine.ode.collision.batch import SpaceContacts, make_contact_joints
-from engine.ode.collision.spaces.broadphase import GatherCache, gather
+from engine.ode.collision.spaces.broadphase import GeomArrays, gather
 from engine.ode.constants import (
     dContactApprox1,
     dContactBounce,
@@ -234,86 +235,207 @@ def _budgets(raw_counts: np.ndarray, groups: np.ndarray, max_contacts: int) -> n
     return np.minimum(budget, np.maximum(raw_counts, 1))
 
 
-class Detection(NamedTuple):
-    """The padded contacts of the pairs that touch: ``pairs`` and their raw
-    (unclustered) contacts ``raw``, in the same order."""
+class PairGeoms(NamedTuple):
+    """Where the geoms of p pairs are in gathered arrays: ``arrays`` (their
+    poses, sizes and bodies when gathered) and ``index (p, 2)`` int64, the
+    rows of each pair's g1 and g2."""
+
+    arrays: GeomArrays
+    index: np.ndarray
+
+
+class CandidatePairs(NamedTuple):
+    """Pairs to detect (``pairs``, p) and where their geoms are (``where``)."""
 
     pairs: list[PairInput]
-    raw: list[PaddedContacts]
+    where: PairGeoms
 
 
-def detect(pairs: list[PairInput]) -> Detection:
-    """The boundary-layer contacts of every pair in ``pairs``; pairs without any
-    are dropped."""
-    touching: list[PairInput] = []
-    raw: list[PaddedContacts] = []
-    sides = SideCache()  # each geom's pieces built once for the whole pass
-    for p in pairs:
-        c = padded_contacts(p.g1, p.g2, p.pad1, p.pad2, sides)
-        if c.depth.shape[0]:
-            touching.append(p)
-            raw.append(c)
-    return Detection(touching, raw)
+def pair_geoms(pairs: list[PairInput]) -> PairGeoms:
+    """Gather the geoms of ``pairs`` (each once, poses read now)."""
+    geoms: list = []
+    row: dict[int, int] = {}
+    index = np.empty((len(pairs), 2), dtype=np.int64)
+    for k, p in enumerate(pairs):
+        for side, g in enumerate((p.g1, p.g2)):
+            i = row.get(id(g))
+            if i is None:
+                i = row[id(g)] = len(geoms)
+                geoms.append(g)
+            index[k, side] = i
+    return PairGeoms(gather(geoms), index)
+
+
+class Detection(NamedTuple):
+    """The padded contacts of the p pairs that touch: ``pairs``, all their raw
+    (unclustered) contacts ``contacts`` pair after pair, ``ends (p,)`` int64
+    (pair i's contacts end before row ``ends[i]``), and ``where`` their geoms."""
+
+    pairs: list[PairInput]
+    contacts: PaddedContacts
+    ends: np.ndarray
+    where: PairGeoms
+
+    @property
+    def starts(self) -> np.ndarray:
+        """(p,) int64: the first contact row of each pair."""
+        return np.concatenate([[0], self.ends[:-1]]).astype(np.int64)
+
+    def of_pair(self, i: int) -> PaddedContacts:
+        """The contacts of pair ``i``."""
+        lo = int(self.ends[i - 1]) if i else 0
+        hi = int(self.ends[i])
+        c = self.contacts
+        return PaddedContacts(c.pos[lo:hi], c.normal[lo:hi], c.depth[lo:hi],
+                              c.penetrating[lo:hi])
+
+
+#: ODE class ids as an array, for masks over gathered classes.
+_BATCHED = np.array(sorted(BATCHED_CLASSES), dtype=np.int64)
+
+
+def _batchable(pairs: list[PairInput], where: PairGeoms, pads: np.ndarray) -> np.ndarray:
+    """(p,) bool: pairs `batched_contacts` takes (two live single-piece geoms,
+    valid paddings); the others go through `padded_contacts`, which also
+    reports what is wrong with them."""
+    ga = where.arrays
+    ok_geom = np.isin(ga.cls, _BATCHED) & np.array([g.alive for g in ga.geoms], dtype=np.bool_)
+    ok_pad = np.isfinite(pads) & (pads >= 0.0)
+    return ok_geom[where.index[:, 0]] & ok_geom[where.index[:, 1]] & ok_pad.all(axis=1)
+
+
+def _batched_rows(where: PairGeoms, index: np.ndarray, pads: np.ndarray):
+    """`batched_contacts` of the pairs ``index (k, 2)`` (rows of ``where``'s arrays)."""
+    ga = where.arrays
+    used, local = np.unique(index, return_inverse=True)
+    local = local.reshape(-1, 2)
+    pieces = batch_pieces([ga.geoms[i] for i in used.tolist()], ga.cls[used], ga.pos[used],
+                          ga.R[used], ga.size[used])
+    pose = np.concatenate([ga.pos[used], ga.R[used].reshape(-1, 9)], axis=1)
+    return batched_contacts(pieces, ga.cls[used], pose, local[:, 0], local[:, 1],
+                            pads[:, 0], pads[:, 1])
+
+
+def _rows_to_contacts(rows: np.ndarray) -> PaddedContacts:
+    return PaddedContacts(np.ascontiguousarray(rows[:, 0:3]), np.ascontiguousarray(rows[:, 3:6]),
+                          rows[:, 6].copy(), rows[:, 7] > 0.5)
+
+
+def _concat_contacts(parts: list[PaddedContacts]) -> PaddedContacts:
+    empty = _rows_to_contacts(np.zeros((0, 8)))
+    return PaddedContacts(*(np.concatenate([getattr(c, f) for c in (empty, *parts)])
+                            for f in PaddedContacts._fields))
+
+
+def detect(pairs: list[PairInput], where: PairGeoms | None = None) -> Detection:
+    """The boundary-layer contacts of every pair in ``pairs`` (``where``: their
+    gathered geoms, gathered now when not given); pairs without any are
+    dropped. Pairs of single-piece geoms are done in one compiled pass
+    (`engine.contact.batched`), the others pair by pair
+    (`engine.contact.boundary.padded_contacts`); both give the same bits."""
+    if where is None:
+        where = pair_geoms(pairs)
+    p = len(pairs)
+    pads = np.array([(q.pad1, q.pad2) for q in pairs], dtype=np.float64).reshape(p, 2)
+    batch = _batchable(pairs, where, pads) if p else np.zeros(0, dtype=np.bool_)
+    counts = np.zeros(p, dtype=np.int64)
+    done = _batched_rows(where, where.index[batch], pads[batch]) if batch.any() else None
+    if done is not None:
+        counts[batch] = np.diff(np.concatenate([[0], done.ends]))
+    if batch.all():
+        flat = _rows_to_contacts(done.rows if done is not None else np.zeros((0, 8)))
+    else:
+        # pair by pair for meshes, heightfields, transforms; merged in pair order
+        sides = SideCache()  # each geom's pieces built once for the whole pass
+        parts: list[PaddedContacts] = []
+        batched_parts = (iter(np.split(done.rows, done.ends[:-1])) if done is not None
+                         else iter(()))
+        for k, (q, b) in enumerate(zip(pairs, batch.tolist(), strict=True)):
+            if b:
+                parts.append(_rows_to_contacts(next(batched_parts)))
+            else:
+                parts.append(padded_contacts(q.g1, q.g2, q.pad1, q.pad2, sides))
+                counts[k] = parts[-1].depth.shape[0]
+        flat = _concat_contacts(parts)
+    touching = np.flatnonzero(counts > 0)
+    return Detection([pairs[k] for k in touching.tolist()], flat,
+                     np.cumsum(counts[touching]).astype(np.int64),
+                     PairGeoms(where.arrays, where.index[touching]))
 
 
 def pair_margins(detection: Detection) -> PairMargins:
     """What the adaptive stepper compares between steps, per touching pair."""
     pairs = detection.pairs
+    if not pairs:
+        return PairMargins([], np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.bool_),
+                           np.zeros(0, dtype=np.bool_))
     pad = np.array([p.pad1 + p.pad2 for p in pairs])
-    deepest = np.array([float(c.depth.max()) for c in detection.raw])
-    return PairMargins([(id(p.g1), id(p.g2)) for p in pairs],
-                       pad - deepest if pairs else np.zeros(0), pad,
-                       np.array([bool(c.penetrating.any()) for c in detection.raw],
-                                dtype=np.bool_),
+    starts = detection.starts
+    c = detection.contacts
+    deepest = np.maximum.reduceat(c.depth, starts)
+    return PairMargins([(id(p.g1), id(p.g2)) for p in pairs], pad - deepest, pad,
+                       np.logical_or.reduceat(c.penetrating, starts),
                        np.array([margin_tested(p.g1.CLASS, p.g2.CLASS) for p in pairs],
                                 dtype=np.bool_))
 
 
+def _clustered(detection: Detection, budgets: np.ndarray, options: RobustOptions):
+    """(pos, normal, depth, cluster size, contacts per pair) after clustering the
+    pairs with more contacts than their budget (the others are kept as they are)."""
+    c = detection.contacts
+    counts = np.diff(np.concatenate([[0], detection.ends]))
+    over = np.flatnonzero(counts > budgets)
+    if over.size == 0:
+        return (c.pos, c.normal, c.depth, np.ones(c.depth.shape[0], dtype=np.int64), counts)
+    parts = []
+    for k in range(counts.shape[0]):
+        one = detection.of_pair(k)
+        if counts[k] > budgets[k]:
+            parts.append(cluster_contacts(one.pos, one.normal, one.depth, int(budgets[k]),
+                                          options.cluster_normal_scale))
+        else:
+            n = int(counts[k])
+            parts.append(ClusteredContacts(one.pos, one.normal, one.depth, np.ones(n, np.int64),
+                                           np.arange(n, dtype=np.int64)))
+    return (np.concatenate([p.pos for p in parts]), np.concatenate([p.normal for p in parts]),
+            np.concatenate([p.depth for p in parts]),
+            np.concatenate([p.size for p in parts]).astype(np.int64),
+            np.array([p.depth.shape[0] for p in parts], dtype=np.int64))
+
+
 def make_robust_contacts(world, group, detection: Detection, h: float,
-                         options: RobustOptions, cache: GatherCache | None = None
-                         ) -> RobustContacts:
+                         options: RobustOptions) -> RobustContacts:
     """Robust contact joints for the pairs of ``detection`` in ``world`` (and
-    joint ``group``) for a step of ``h`` [s] (module docstring). ``cache``
-    (kept by the caller) saves gathering the same geoms again next pass."""
+    joint ``group``) for a step of ``h`` [s] (module docstring)."""
     out = RobustContacts()
-    kept, raw = detection.pairs, detection.raw
+    kept = detection.pairs
     if not kept:
         return out
-    counts = np.array([c.depth.shape[0] for c in raw], dtype=np.int64)
+    counts = np.diff(np.concatenate([[0], detection.ends]))
     groups = np.array([p.budget_group for p in kept], dtype=np.int64)
     budgets = _budgets(counts, groups, options.max_contacts)
-    parts = [cluster_contacts(c.pos, c.normal, c.depth, int(k), options.cluster_normal_scale)
-             for c, k in zip(raw, budgets.tolist(), strict=True)]
-    sizes = np.array([p.depth.shape[0] for p in parts], dtype=np.int64)
+    pos, normal, depth, size, sizes = _clustered(detection, budgets, options)
     margins = pair_margins(detection)
     out.pairs = kept
     out.raw_count = counts
     out.penetrating = margins.penetrating
     out.margin = margins.margin
-    out.pos = np.concatenate([p.pos for p in parts])
-    out.normal = np.concatenate([p.normal for p in parts])
-    out.depth = np.concatenate([p.depth for p in parts])
-    out.cluster_size = np.concatenate([p.size for p in parts]).astype(np.int64)
+    out.pos = pos
+    out.normal = normal
+    out.depth = depth
+    out.cluster_size = size
     out.pair_of = np.repeat(np.arange(len(kept), dtype=np.int64), sizes)
     out.mu = np.repeat(np.array([p.surface.mu for p in kept]), sizes)
     # contact joints in bulk, as the default batched contacts make them
-    geoms: list = []
-    index: dict[int, int] = {}
-    for p in kept:
-        for g in (p.g1, p.g2):
-            if id(g) not in index:
-                index[id(g)] = len(geoms)
-                geoms.append(g)
     sc = SpaceContacts()
-    sc.ga = gather(geoms, cache)
-    sc.pairs = np.array([(index[id(p.g1)], index[id(p.g2)]) for p in kept],
-                        dtype=np.int64).reshape(-1, 2)
+    sc.ga = detection.where.arrays
+    sc.pairs = detection.where.index
     sc.counts = sizes
-    m = out.depth.shape[0]
+    m = depth.shape[0]
     rows = np.zeros((m, 9))
-    rows[:, 0:3] = out.pos
-    rows[:, 3:6] = out.normal
-    rows[:, 6] = out.depth
+    rows[:, 0:3] = pos
+    rows[:, 3:6] = normal
+    rows[:, 6] = depth
     rows[:, 7:9] = -1.0
     sc.rows = rows
     sc.g1 = np.repeat(sc.pairs[:, 0], sizes)
@@ -322,7 +444,6 @@ def make_robust_contacts(world, group, detection: Detection, h: float,
     surface_rows = [surface_row(p.surface, h, options.bounce_velocity) for p in kept]
     table = np.array([r.values for r in surface_rows]).reshape(-1, N_SURFACE)
     modes = np.array([r.mode for r in surface_rows], dtype=np.int64)
-    fdir = friction_directions(world, sc.ga.body[sc.g1], sc.ga.body[sc.g2], out.pos,
-                               out.normal, h)
+    fdir = friction_directions(world, sc.ga.body[sc.g1], sc.ga.body[sc.g2], pos, normal, h)
     out.joint_rows = make_contact_joints(world, group, sc, table, modes, fdir)
     return out

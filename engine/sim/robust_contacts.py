@@ -25,8 +25,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from engine.contact.padding import set_padding
-from engine.contact.pipeline import PairInput, RobustContacts, RobustOptions
+from engine.contact.pipeline import (
+    CandidatePairs,
+    PairGeoms,
+    PairInput,
+    RobustContacts,
+    RobustOptions,
+)
 from engine.contact.surface import (
     BODY_SURFACE,
     ROBOT_LINK_SURFACE,
@@ -189,17 +197,20 @@ class RobustPairs:
         return PairInput(g1, g2, self.values[id(r1)].padding, self.values[id(r2)].padding,
                          self.surface_of(r1, r2), self._budget_group(r1, r2))
 
-    def space_pairs(self) -> list[PairInput]:
+    def space_pairs(self) -> CandidatePairs:
         """The robust pairs among the candidate pairs of the model's space
-        (padded bounds), in dSpaceCollide's order."""
+        (padded bounds), in dSpaceCollide's order, with their gathered geoms."""
         ga, pairs = candidate_pairs(self.model.space)
         geoms = ga.geoms
         out = []
-        for i, j in pairs.tolist():
+        rows = []
+        for k, (i, j) in enumerate(pairs.tolist()):
             p = self.pair(geoms[i], geoms[j])
             if p is not None:
                 out.append(p)
-        return out
+                rows.append(k)
+        return CandidatePairs(out, PairGeoms(ga, pairs[np.array(rows, dtype=np.int64)]
+                                             .reshape(-1, 2)))
 
 
 def robust_contact_arrays(model, contacts: RobustContacts, with_force: bool) -> tuple:

@@ -34,14 +34,14 @@ import numpy as np
 from engine import ode
 from engine.contact.adaptive import InstabilityMonitor, MarginTracker, SimStatus
 from engine.contact.pipeline import (
+    CandidatePairs,
     Detection,
-    PairInput,
+    PairGeoms,
     RobustContacts,
     detect,
     make_robust_contacts,
     pair_margins,
 )
-from engine.ode.collision.spaces.broadphase import GatherCache
 from engine.sim import state as snapshots
 from engine.sim.robust_actuators import RobustActuators
 from engine.sim.robust_contacts import RobustPairs
@@ -73,17 +73,21 @@ class RobustStepper:
         self.rollbacks = 0
         #: geom pairs the plugin's collide hook handled this basic step (id pairs)
         self.handled: set[tuple[int, int]] = set()
-        self._cache = GatherCache()
         self._detection: Detection | None = None
         self._detected_pose: np.ndarray | None = None
 
     # ---------------------------------------------------------------- pairs
-    def _pairs(self) -> list[PairInput]:
-        pairs = self.pairs.space_pairs()
+    def _detect(self) -> Detection:
+        """The detection of the space's robust pairs now (less those the plugin handled)."""
+        found = self.pairs.space_pairs()
         if self.handled:
-            pairs = [p for p in pairs if (id(p.g1), id(p.g2)) not in self.handled
-                     and (id(p.g2), id(p.g1)) not in self.handled]
-        return pairs
+            keep = [k for k, p in enumerate(found.pairs)
+                    if (id(p.g1), id(p.g2)) not in self.handled
+                    and (id(p.g2), id(p.g1)) not in self.handled]
+            found = CandidatePairs([found.pairs[k] for k in keep],
+                                   PairGeoms(found.where.arrays,
+                                             found.where.index[np.array(keep, dtype=np.int64)]))
+        return detect(found.pairs, found.where)
 
     def _pose_key(self, world) -> np.ndarray:
         store = world.bodies
@@ -97,7 +101,7 @@ class RobustStepper:
                 and self._detected_pose.shape == key.shape
                 and np.array_equal(self._detected_pose, key)):
             return self._detection
-        return self._remember(detect(self._pairs()), key)
+        return self._remember(self._detect(), key)
 
     def _remember(self, detection: Detection, key: np.ndarray) -> Detection:
         self._detection = detection
@@ -138,13 +142,12 @@ class RobustStepper:
             store.facc[:n] = applied_force
             store.tacc[:n] = applied_torque
             self.actuators.apply(h)
-            contacts = make_robust_contacts(world, self.group, detection, h, self.options,
-                                            self._cache)
+            contacts = make_robust_contacts(world, self.group, detection, h, self.options)
             world_step(world, h)
             contacts.capture_forces(world)
             ode.dJointGroupEmpty(self.group)
             if options.adaptive_time_stepping:
-                after = detect(self._pairs())
+                after = self._detect()
                 margins = pair_margins(after)
                 if self.tracker.should_roll_back(margins):
                     if h > options.minimum_time_step * (1.0 + 1e-9):
