@@ -20,8 +20,13 @@ A body's **name** is its DEF name, else its ``name`` field.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
+import numpy as np
+
+from engine.ode.kernels.detlinalg import dot, matmul
+from engine.sim.poses import axis_angle_to_matrix, matrix_to_axis_angle
 from engine.world.model import World
 from engine.world.node import Node
 
@@ -118,15 +123,63 @@ def axis_position(ref: AxisRef) -> float:
     return 0.0 if params is None else float(params.get("position"))
 
 
+def _endpoint(joint: Node) -> Node | None:
+    end = joint.get("endPoint") if "endPoint" in joint.field_names() else None
+    if end is None:
+        return None
+    return end.target if end.is_use else end
+
+
+def _turn_endpoint(end: Node, params: Node | None, delta: float, revolute: bool) -> None:
+    """Move ``end`` as the joint turning by ``delta`` rad (sliding ``delta`` m)
+    about (along) its axis through its anchor, in the joint's parent frame."""
+    axis = np.array(params.get("axis") if params is not None else
+                    ((1.0, 0.0, 0.0) if revolute else (0.0, 0.0, 1.0)), dtype=float)
+    length = math.sqrt(dot(axis, axis))
+    if length == 0.0:
+        raise ValueError(f"{end.label()}: its joint's axis is zero")
+    axis = axis / length
+    t = np.array(end.get("translation"), dtype=float)
+    if not revolute:
+        end.set("translation", tuple((t + delta * axis).tolist()))
+        return
+    anchor = np.array(params.get("anchor") if params is not None else (0.0, 0.0, 0.0),
+                      dtype=float)
+    turn = axis_angle_to_matrix((*axis.tolist(), delta))
+    end.set("translation", tuple((np.asarray(matmul(turn, t - anchor)) + anchor).tolist()))
+    R = np.asarray(matmul(turn, axis_angle_to_matrix(end.get("rotation"))))
+    end.set("rotation", matrix_to_axis_angle(R))
+
+
+#: (joint type, axis) whose position can be set in a world: revolute or not.
+SETTABLE_AXES = {("HingeJoint", 0): True, ("Hinge2Joint", 0): True, ("SliderJoint", 0): False}
+
+
 def set_axis_position(ref: AxisRef, value: float) -> None:
-    """Write ``value`` into an axis' JointParameters ``position`` (a
-    JointParameters node is added when the joint has none)."""
+    """Set an axis' position in a world as Webots does when the ``position``
+    field is edited: the endPoint (and all below it) turns about the axis
+    through the anchor (or slides along it) by the change, and the field
+    takes ``value``. A JointParameters node is added when the joint has
+    none. HingeJoint, SliderJoint and a Hinge2Joint's first axis only: the
+    others' axes move with the endPoint (ValueError)."""
+    revolute = SETTABLE_AXES.get((ref.joint.type_name, ref.axis))
+    if revolute is None:
+        raise ValueError(f"{ref.joint.label()}: the position of axis {ref.axis + 1} of a "
+                         f"{ref.joint.type_name} cannot be set in a world (set it on the "
+                         f"Simulator)")
+    target = float(value)
+    if not math.isfinite(target):
+        raise ValueError(f"{ref.joint.label()}: a joint position must be finite, got {value!r}")
     params = _joint_params(ref.joint, ref.params_field)
+    delta = target - (0.0 if params is None else float(params.get("position")))
+    end = _endpoint(ref.joint)
+    if end is not None and delta != 0.0:
+        _turn_endpoint(end, params, delta, revolute)
     if params is None:
         params = Node(_FIRST_PARAMS.get(ref.joint.type_name, "JointParameters")
                       if ref.axis == 0 else "JointParameters")
         ref.joint.set(ref.params_field, params)
-    params.set("position", float(value))
+    params.set("position", target)
 
 
 def _walk(node: Node, robot: int, bodies: list[BodyRef], robots: list[RobotRef],

@@ -52,7 +52,7 @@ class MotorActuator:
         self.actuator.set_target(position, v)
 
 
-def _motor_of(node, field: str):
+def motor_of(node, field: str):
     """The motor node in a joint's device field, or None."""
     for device in node.get(field) if field in node.field_names() else ():
         device = device.target if device.is_use else device
@@ -69,7 +69,7 @@ def _gains(motor) -> PIDGains:
                     math.inf if limit < 0.0 else limit)
 
 
-def _axes_of(rec, world) -> tuple[JointAxis, ...]:
+def axes_of(rec, world) -> tuple[JointAxis, ...]:
     """The driven axes of a joint record in Webots' axis order (a BallJoint's are
     its control motor's, whose ODE axis of Webots axis k is ``rec.ode_axis[k]``)."""
     if rec.kind != "BallJoint":
@@ -86,11 +86,11 @@ def build_actuators(model, settings: OdeonSettings, warn: Callable[[str], None]
         fields = DEVICE_FIELDS.get(rec.kind)
         if fields is None:
             continue
-        axes = _axes_of(rec, model.ode_world)
+        axes = axes_of(rec, model.ode_world)
         own = settings.joints.get(rec.node.def_name) if rec.node.def_name else None
         viscous = own.viscous_friction if own is not None and own.viscous_friction else 0.0
         for k, axis in enumerate(axes):
-            motor = _motor_of(rec.node, fields[k]) if k < len(fields) else None
+            motor = motor_of(rec.node, fields[k]) if k < len(fields) else None
             if motor is not None:
                 pid = PIDActuator(axis, _gains(motor))
                 pid.set_target(axis.position(), 0.0)

@@ -100,6 +100,9 @@ class Simulation:
         self.before_reset: Hook = None
         self.after_reset: Hook = None
         self.record_contact_feedback = False
+        #: write the Solids' poses into their node fields after every step (the app
+        #: shows them); a scripting caller that reads bodies sets it False
+        self.publish_poses = True
         self._modified = False
         self._pose_table: SolidPoseTable | None = None
         self._setup()
@@ -269,8 +272,9 @@ class Simulation:
         return self.model.geom_from_def(path)
 
     # ----------------------------------------------------------------- step
-    def step(self) -> bool:
-        """Advance one basicTimeStep; False (and nothing done) when paused.
+    def step(self, dt: float | None = None) -> bool:
+        """Advance one basicTimeStep (or ``dt`` seconds, for callers that sub-step:
+        engine.klampt); False (and nothing done) when paused.
 
         An engine failure during the step (`STEP_FAILURES`: a division by
         zero, an overflow, memory, an ODEError) pauses the simulation with a
@@ -278,13 +282,13 @@ class Simulation:
         if self.paused:
             return False
         try:
-            return self._step()
+            return self._step(self.dt if dt is None else float(dt))
         except STEP_FAILURES as exc:
             self.pause(step_failure_message(self.model, self.world.filename, self.time_ms, exc))
             self.console.warn(self.pause_message)
             return False
 
-    def _step(self) -> bool:
+    def _step(self, dt: float) -> bool:
         _call(self.before_step)
         for joint in self.model.joints:
             if joint.explicit_springs:
@@ -295,13 +299,13 @@ class Simulation:
         if self._robust is not None:
             self._robust.handled = self._handler.run_hook_only(self.collide_hook)
             _call(self.after_collide)
-            self._robust.advance(w, self.dt, world_step, self._body_rows())
+            self._robust.advance(w, dt, world_step, self._body_rows())
         else:
             self._handler.collide_hook = self.collide_hook
             self._handler.record_feedback = self.record_contact_feedback
             self._handler.run(self.time_ms)
             _call(self.after_collide)
-            world_step(w, self.dt)
+            world_step(w, dt)
             self._handler.capture_forces()
         _call(self.after_step)
         self.plugin_contacts = (_plugin_contact_points(self.model, self.plugin_contact_group)
@@ -313,8 +317,9 @@ class Simulation:
             self.pause(bad)
             self.console.warn(bad)
             return False
-        self.write_poses()
-        self.time_ms += self.basic_time_step
+        if self.publish_poses:
+            self.write_poses()
+        self.time_ms += self.basic_time_step if dt == self.dt else dt * 1000.0
         self.steps += 1
         return True
 
