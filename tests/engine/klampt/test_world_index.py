@@ -31,10 +31,10 @@ ARM = f"""DEF ARM Robot {{ translation 0 0 1 children [
         jointParameters JointParameters {{ axis 0 0 1 }}
         endPoint DEF L2 Solid {{ translation 0 0 0.3 {BOX} {PHYS} }}
       }}
+      Hinge2Joint {{
+        endPoint DEF L3 Solid {{ translation 0.5 0 0 {BOX} {PHYS} }}
+      }}
     ] }}
-  }}
-  Hinge2Joint {{
-    endPoint DEF L3 Solid {{ translation 0.5 0 0 {BOX} {PHYS} }}
   }}
 ] controller "<none>" }}
 """
