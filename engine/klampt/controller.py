@@ -19,7 +19,10 @@ velocity the controller gives them at that time:
   (`remainingTime()` tells what is left).
 
 Positions are Webots positions (rad or m); the actuators work in ODE's
-coordinates (0 = the initial position), the conversion is here.
+coordinates (0 = the initial position), the conversion is here. A revolute
+axis without stops (free to turn) reads its angle wrapped into (−π, π]
+(`RobotJoints.positions`); its commands may be any angle, reached the short
+way round.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine import ode
-from engine.contact.actuators import PIDActuator
+from engine.contact.actuators import PIDActuator, shortest_angle
 from engine.contact.joint_axes import JointAxis
 from engine.klampt.world_index import RobotRef
 from engine.ode.kernels.detlinalg import matmul
@@ -124,9 +124,20 @@ class RobotJoints:
         return len(self.axes)
 
     def positions(self) -> list[float]:
-        """Sensed config: each axis' Webots position (rad or m)."""
-        return [a.position0 + a.axis.position() if a.record.kind != "BallJoint"
-                else a.record.position(a.index) for a in self.axes]
+        """Sensed config: each axis' Webots position (rad or m). A revolute axis
+        without stops turns freely and ODE counts its angle from the start in
+        (−π, π], which would jump by 2π half a turn away from the start: its
+        position is read wrapped into (−π, π] instead, the angle convention of
+        the PID's error (`engine.contact.actuators.shortest_angle`)."""
+        out = []
+        for a in self.axes:
+            if a.record.kind == "BallJoint":
+                out.append(a.record.position(a.index))
+            elif a.axis.revolute and not a.axis.has_stops():
+                out.append(shortest_angle(a.position0 + a.axis.position()))
+            else:
+                out.append(a.position0 + a.axis.position())
+        return out
 
     def rates(self) -> list[float]:
         """Sensed velocity: each axis' rate (rad/s or m/s)."""
