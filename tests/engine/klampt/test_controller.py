@@ -74,6 +74,12 @@ def test_pid_follows_the_closed_form_of_a_pid_on_a_pendulum() -> None:
     assert sim.getTime() == pytest.approx(5.0, abs=1e-12)
 
 
+def _slow_pole() -> float:
+    """The slowest root of I s³ + kD s² + (kP - m g l) s + kI (the integral's)."""
+    roots = np.roots([I_HINGE, KD, KP - M * G * L_C, KI])
+    return float(max(roots.real))
+
+
 @pytest.mark.parametrize("theta0", [-2.5, 1.0, 3.0])
 def test_pid_brings_the_link_up_from_far_start_angles_in_5_s(theta0: float) -> None:
     sim = one_link(theta0)
@@ -82,12 +88,19 @@ def test_pid_brings_the_link_up_from_far_start_angles_in_5_s(theta0: float) -> N
     errors = []
     for _ in range(50):
         sim.simulate(0.1)
-        errors.append(abs(c.getSensedConfig()[0]))
-        assert abs(c.getSensedVelocity()[0]) < 2 * MAX_VELOCITY
-    # after the swing up (2 s) the error only shrinks, and is small at 5 s
+        q = c.getSensedConfig()[0]
+        # the sensed angle is the link's: (sin θ, cos θ) ∝ its centre's offset from the
+        # hinge, wrapped into (-π, π] (no 2π jump half a turn from the start)
+        t = sim.body("LINK").getTransform()[1]
+        assert q == pytest.approx(math.atan2(t[0], t[2] - 1.0), abs=1e-4)   # joint drift
+        assert -math.pi < q <= math.pi
+        errors.append(abs(q))
+    # after the swing up (2 s) the error only shrinks, at the rate of the slow pole
     late = errors[20:]
-    assert all(b <= a + 1e-6 for a, b in zip(late, late[1:], strict=False))
-    assert errors[-1] < 0.02
+    assert all(b <= a for a, b in zip(late, late[1:], strict=False))
+    rate = math.log(errors[49] / errors[29]) / 2.0
+    assert rate == pytest.approx(_slow_pole(), rel=0.1)
+    assert errors[-1] < 0.06
     assert sim.getStatusString() == "normal"
 
 
@@ -98,11 +111,11 @@ def test_torque_commands_give_tau_over_i_and_are_clamped_to_max_torque() -> None
         c = sim.controller(0)
         c.setTorque([tau])
         assert c.getControlType() == "torque" and c.getCommandedTorque() == [tau]
-        T = 0.2
+        T = 0.05
         sim.simulate(T)
         alpha = applied / I_HINGE
         assert c.getSensedVelocity()[0] == pytest.approx(alpha * T, rel=1e-3)
-        n = 200   # sub-steps: semi-implicit Euler gives θ = α h² n (n + 1) / 2
+        n = 50   # sub-steps: semi-implicit Euler gives θ = α h² n (n + 1) / 2
         assert c.getSensedConfig()[0] == pytest.approx(0.5 * alpha * T * T * (1 + 1 / n),
                                                        rel=1e-3)
 
@@ -136,25 +149,31 @@ def test_milestones_are_reached_in_turn_within_max_velocity() -> None:
     c.addMilestone([-0.5])
     total = first + 1.5 * 1.5 / MAX_VELOCITY
     assert c.remainingTime() == pytest.approx(total, abs=1e-12)
-    dt = 0.005
+    dt = 0.001   # one sub-step per call: the command of the call's start
     q_prev, remaining_prev = 0.0, c.remainingTime()
-    reached_first = None
+    peak, peak_time = -math.inf, 0.0
     while sim.getTime() < total + 0.05:
+        t0 = sim.getTime()
         sim.simulate(dt)
         q = c.getCommandedConfig()[0]
         assert abs(q - q_prev) <= MAX_VELOCITY * dt * (1 + 1e-9)
         assert abs(c.getCommandedVelocity()[0]) <= MAX_VELOCITY * (1 + 1e-9)
         remaining = c.remainingTime()
         assert remaining <= remaining_prev and remaining >= 0.0
-        if reached_first is None and q == pytest.approx(1.0, abs=1e-12):
-            reached_first = sim.getTime()
+        if q > peak:
+            peak, peak_time = q, t0
         q_prev, remaining_prev = q, remaining
-    assert reached_first == pytest.approx(first, abs=2 * dt)
+    # the first milestone is reached at its end time, then the motion turns back
+    assert peak == pytest.approx(1.0, abs=1e-9)
+    assert peak_time == pytest.approx(first, abs=1.5 * dt)
     assert c.getCommandedConfig() == pytest.approx([-0.5], abs=1e-12)
     assert c.remainingTime() == 0.0
-    # the link follows the commanded motion
+    # the link follows, settling at the pace of the integral term's slow pole
     sim.simulate(2.0)
-    assert c.getSensedConfig()[0] == pytest.approx(-0.5, abs=0.03)
+    before = abs(c.getSensedConfig()[0] + 0.5)
+    sim.simulate(2.0)
+    after = abs(c.getSensedConfig()[0] + 0.5)
+    assert after < before and after < 0.05
 
 
 def test_set_milestone_drops_the_queue_and_pid_commands_drop_milestones() -> None:
