@@ -15,8 +15,9 @@ argument orders are Klamp't's.
   unreliable, 3 unstable, 4 error — an engine failure pauses the simulation
   and gives 4).
 * `getState` returns a string (`engine.klampt.state_codec`) holding the ODE
-  stores and RNG, time, actuators, controllers, held forces and contact
-  feedback: `setState` on this or a fresh Simulator of the same world
+  stores and RNG, time, actuators, controllers, held forces, contact
+  feedback and the adaptive stepper's history (`engine.klampt.step_history`;
+  Klamp't drops the latter): `setState` on this or a fresh Simulator of the same world
   continues bit for bit. A state of another world or a damaged string raises
   `StateError` and changes nothing. `reset` restores the state taken when the
   Simulator was made.
@@ -39,6 +40,7 @@ from engine.klampt.feedback import ContactFeedback, PairContacts
 from engine.klampt.robot_joints import RobotJoints
 from engine.klampt.simbody import SimBody, Wrench
 from engine.klampt.state_codec import StateError, decode, encode
+from engine.klampt.step_history import check_history, history_record, restore_history
 from engine.klampt.world_index import WorldIndex, body_name, index_world
 from engine.sim import state as snapshots
 from engine.sim.simulation import Simulation
@@ -55,7 +57,7 @@ STATUS_STRINGS = {SimStatus.NORMAL: "normal",
                   SimStatus.UNSTABLE: "unstable",
                   SimStatus.ERROR: "error"}
 #: Version of what getState writes.
-STATE_FORMAT = 1
+STATE_FORMAT = 2
 _BODY_META = ("capacity", "count", "next_seq", "free")
 _JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free")
 
@@ -98,6 +100,7 @@ class Simulator:
             self._records.append(rec)
         self._geom_ids = {id(geom): self.index.id_of(rec.node)
                           for geom, rec in model.geom_solid.items()}
+        self._geoms = list(model.geom_solid)   # the table order names geoms in states
         self._bodies: dict[int, SimBody] = {}
         self._controllers = [SimRobotController(self, i, RobotJoints(self.simulation, robot))
                              for i, robot in enumerate(self.index.robots)]
@@ -372,6 +375,7 @@ class Simulator:
                           for s in actuators.actuators],
             "controllers": [c.state_record() for c in self._controllers],
             "feedback": self.feedback.state_record(),
+            "history": history_record(self.simulation.robust, self._geoms),
             "wrenches": [[i, w.force, w.torque, w.point, w.at_world, w.at_local]
                          for i, b in sorted(self._bodies.items()) for w in b.wrenches],
             "disabled_geoms": [i for i, rec in enumerate(self._records)
@@ -436,12 +440,15 @@ class Simulator:
             gravity = [float(g) for g in record["gravity"]]
             sim_step = float(record["sim_step"])
             disabled = {int(i) for i in record["disabled_geoms"]}
+            history = check_history(record["history"], self._geoms,
+                                    len(self.simulation.model.bodies))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if isinstance(exc, StateError):
                 raise
             raise StateError(f"the state is not a simulator state of this kind ({exc})") from None
         # everything checked: apply
-        self.simulation.load_state(world_state)
+        self.simulation.load_state(world_state)   # the stepper forgets its history
+        restore_history(self.simulation.robust, history)
         actuator_set.restore(actuators)
         for c, r in zip(self._controllers, record["controllers"], strict=True):
             c.restore_record(r)
