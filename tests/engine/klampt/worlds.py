@@ -40,3 +40,11 @@ def ball(name: str, z: float, radius: float = 0.05, mass: float = 1.0, x: float 
 def simulator(nodes: str, info: str = INFO) -> Simulator:
     """A Simulator of a world made of ``nodes`` (a WorldInfo with ``info`` first)."""
     return Simulator(parse_world(world_text(nodes, info)))
+
+
+def mesh_floor(name: str = "FLOOR", size: float = 2.0) -> str:
+    """A static flat mesh floor of two triangles at z = 0."""
+    h = size / 2
+    return (f"DEF {name} Solid {{ boundingObject IndexedFaceSet {{ coord Coordinate {{ point "
+            f"[ {-h} {-h} 0 {h} {-h} 0 {h} {h} 0 {-h} {h} 0 ] }} coordIndex [ 0 1 2 -1 0 2 3 -1 ] "
+            f"}} }}\n")
