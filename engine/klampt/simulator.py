@@ -183,7 +183,10 @@ class Simulator:
     # ------------------------------------------------------------ settings
     def setGravity(self, g) -> None:
         """Gravity (3,) [m/s²]."""
-        v = [float(x) for x in g]
+        try:
+            v = [float(x) for x in g]
+        except (TypeError, ValueError):
+            v = []
         if len(v) != 3 or not all(math.isfinite(x) for x in v):
             raise ValueError(f"setGravity: expected 3 finite numbers (m/s²), got {g!r}")
         ode.dWorldSetGravity(self.simulation.model.ode_world, *v)
