@@ -16,7 +16,7 @@ import pytest
 from engine.klampt import Simulator
 from engine.klampt.world_index import index_world, set_axis_position
 from engine.world import read_world
-from tests.engine.klampt.worlds import ONE_LINK
+from tests.engine.klampt.sim_worlds import ONE_LINK
 
 G = 9.81
 M, L_C = 1.0, 0.25

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.klampt import Simulator, SurfaceParameters
-from tests.engine.klampt.worlds import FLOOR, ball, box, simulator
+from tests.engine.klampt.sim_worlds import FLOOR, ball, box, simulator
 
 G = 9.81
 FLOOR_ID, BOX_ID, BALL_ID = 0, 1, 2

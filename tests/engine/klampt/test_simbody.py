@@ -14,7 +14,7 @@ import pytest
 
 from engine import ode
 from engine.klampt import SurfaceParameters
-from tests.engine.klampt.worlds import FLOOR, ball, box, simulator
+from tests.engine.klampt.sim_worlds import FLOOR, ball, box, simulator
 
 G = 9.81
 

@@ -10,8 +10,8 @@ import pytest
 
 from engine.klampt import Simulator, SurfaceParameters
 from engine.world.model import World
+from tests.engine.klampt.sim_worlds import FLOOR, ONE_LINK, ball, box, simulator
 from tests.engine.klampt.test_controller import one_link
-from tests.engine.klampt.worlds import FLOOR, ONE_LINK, ball, box, simulator
 
 G = 9.81
 
@@ -23,7 +23,7 @@ def test_a_simulator_of_a_path_or_a_world() -> None:
     assert sim.getGravity() == [0.0, 0.0, -G]
     assert Simulator(str(ONE_LINK)).numIDs() == 2
     with pytest.raises(ValueError, match="World or a .wbt path"):
-        Simulator(42)   # type: ignore[arg-type]
+        Simulator(42)
 
 
 def test_simulate_takes_sub_steps_of_at_most_sim_step() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from engine.klampt import Simulator, StateError, SurfaceParameters
 from engine.world import parse_world
-from tests.engine.klampt.worlds import FLOOR, INFO, ball, box, mesh_floor, simulator
+from tests.engine.klampt.sim_worlds import FLOOR, INFO, ball, box, mesh_floor, simulator
 from tests.engine.sim.helpers import world_text
 
 ROBOT = """DEF ARM Robot { translation 1 0 1 children [ HingeJoint {
@@ -157,7 +157,7 @@ def test_foreign_or_damaged_states_raise_and_change_nothing(saved: tuple[str, li
         with pytest.raises(StateError):
             sim.setState(text)
     with pytest.raises(StateError):
-        sim.setState(None)   # type: ignore[arg-type]
+        sim.setState(None)
     assert trace(sim) == trace(twin)
 
 

@@ -18,7 +18,7 @@ from engine.klampt.world_index import (
     set_axis_position,
 )
 from engine.world import parse_world
-from tests.engine.klampt.worlds import FLOOR, INFO, box
+from tests.engine.klampt.sim_worlds import FLOOR, INFO, box
 from tests.engine.sim.helpers import world_text
 
 PHYS = "physics Physics { density -1 mass 1 }"
