@@ -8,8 +8,8 @@ runs: results are bit-identical for every executor and worker count, except
 ``wall_clock_time``.
 
 A result is Klamp't's dict: each return item's value, ``'status'`` (the
-worst status string over the run), ``'time'`` (simulated seconds: the sum of
-the outer steps, as Klamp't) and ``'wall_clock_time'`` (seconds, measured in
+worst status string over the run), ``'time'`` (simulated seconds: outer
+steps times simDt) and ``'wall_clock_time'`` (seconds, measured in
 the worker). A run that raises gives ``{'error': 'Type: message',
 'traceback': text, 'status': 'error', 'wall_clock_time': s}``
 (docs/decisions/0022-batch-results.md).
@@ -134,7 +134,7 @@ def simulate(spec: RunSpec, initial_condition: dict[str, Any], trace: bool = Fal
              ) -> dict[str, Any]:
     """One run (Klamp't's doSim): build, ``simInit(sim, *args)``, then while
     t < duration: stop if ``simTerm(sim, *args)``, ``simStep(sim, *args)``,
-    ``sim.simulate(sim_dt)``, t += sim_dt. Returns the result dict (module
+    ``sim.simulate(sim_dt)``, t = (outer steps) * sim_dt. Returns the result dict (module
     docstring); with ``trace`` each item holds its values after every outer
     step (the initial value first), ``'status'`` each step's status string.
     Errors propagate."""
@@ -148,9 +148,11 @@ def simulate(spec: RunSpec, initial_condition: dict[str, Any], trace: bool = Fal
     if trace:
         res = {k: [access.get_item(sim, k)] for k in items}
         res["status"] = [sim.getStatusString()]
-    t = 0.0
+    steps = 0
     worst = 0
-    while t < spec.duration:
+    # t = steps * sim_dt rather than Klamp't's t += sim_dt, whose rounding runs
+    # 501 steps of 0.01 s for 5 s (docs/decisions/0022-batch-results.md)
+    while steps * spec.sim_dt < spec.duration - 1e-9 * spec.sim_dt:
         if spec.sim_term is not None and spec.sim_term(sim, *args):
             break
         if spec.sim_step is not None:
@@ -161,11 +163,11 @@ def simulate(spec: RunSpec, initial_condition: dict[str, Any], trace: bool = Fal
             for k in items:
                 res[k].append(access.get_item(sim, k))
             res["status"].append(sim.getStatusString())
-        t += spec.sim_dt
+        steps += 1
     if not trace:
         res = {k: access.get_item(sim, k) for k in items}
         res["status"] = sim.getStatusString(worst)
-    res["time"] = t
+    res["time"] = steps * spec.sim_dt
     res["wall_clock_time"] = time.perf_counter() - t0
     return res
 
@@ -211,49 +213,61 @@ def run_all(runner: Runner, spec: RunSpec, initial_conditions: Sequence[dict[str
             on_result: Callable[[int, dict[str, Any]], None] | None = None,
             stop: Any = None, max_retries: int = MAX_RETRIES) -> Outcome:
     """Run every initial condition on ``runner``: results reported to
-    ``on_result(index, result)`` as they arrive; a sample whose worker died is
-    retried (lowest index first) on a recovered pool up to ``max_retries``
-    times, then reported as lost; stops early, keeping what finished, when
-    ``stop`` (a threading.Event) is set or on KeyboardInterrupt. The runner
-    is closed at the end."""
+    ``on_result(index, result)`` as they arrive; stops early, keeping what
+    finished, when ``stop`` (a threading.Event) is set or on KeyboardInterrupt.
+    The runner is closed at the end.
+
+    At most workers + 1 runs are in flight. When a worker dies, every sample
+    in flight becomes a *suspect*: suspects are retried one at a time, alone on
+    a recovered pool (lowest index first), so a sample that kills its worker
+    is found out without costing the others their retries; after
+    ``max_retries`` deaths of its own worker its result reports the loss."""
     runner.check_sendable({**spec.callbacks(), "the study": spec})
     out = Outcome([None] * len(initial_conditions))
-    todo = list(range(len(initial_conditions)))
+    fresh = list(range(len(initial_conditions)))
+    suspects: list[int] = []
     attempts = [0] * len(initial_conditions)
     running: dict[Future, _Running] = {}
-    window = 2 * runner.workers + 2
+
+    def submit(i: int) -> None:
+        running[runner.submit(run_task, spec, initial_conditions[i])] = _Running(
+            i, runner.generation)
 
     def finish(i: int, result: dict[str, Any]) -> None:
         out.results[i] = result
         if on_result is not None:
             on_result(i, result)
 
+    def lost(i: int, generation: int, exc: BaseException) -> None:
+        attempts[i] += 1
+        if attempts[i] > max_retries:
+            finish(i, error_result(exc, f"the worker running this sample died "
+                                        f"{attempts[i]} times", 0.0))
+        else:
+            heapq.heappush(suspects, i)
+        if generation == runner.generation:
+            runner.recover()
+
     try:
-        while todo or running:
+        while fresh or suspects or running:
             if stop is not None and stop.is_set():
                 out.stopped = True
                 break
-            while todo and len(running) < window:
-                i = heapq.heappop(todo)
-                running[runner.submit(run_task, spec, initial_conditions[i])] = _Running(
-                    i, runner.generation)
+            if suspects and not running:
+                submit(heapq.heappop(suspects))
+            while fresh and not suspects and len(running) <= runner.workers and not any(
+                    attempts[r.index] for r in running.values()):
+                submit(heapq.heappop(fresh))
             done, _ = wait(list(running), timeout=0.1, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=lambda f: running[f].index):
                 i, generation = running.pop(future)
                 exc = future.exception()
                 if exc is None:
                     finish(i, future.result())
-                elif not runner.is_worker_loss(exc):
-                    finish(i, error_result(exc, "".join(traceback.format_exception(exc)), 0.0))
+                elif runner.is_worker_loss(exc):
+                    lost(i, generation, exc)
                 else:
-                    attempts[i] += 1
-                    if attempts[i] > max_retries:
-                        finish(i, error_result(exc, f"the worker running this sample died "
-                                                    f"{attempts[i]} times", 0.0))
-                    else:
-                        heapq.heappush(todo, i)
-                    if generation == runner.generation:
-                        runner.recover()
+                    finish(i, error_result(exc, "".join(traceback.format_exception(exc)), 0.0))
     except KeyboardInterrupt:
         out.stopped = out.interrupted = True
     finally:

@@ -143,3 +143,14 @@ def stop_after_half_second(sim, *args) -> bool:
 def record_pid(sim, *args) -> None:
     """simStep that writes the worker's pid on the sim (to see where runs ran)."""
     sim.pid = os.getpid()
+
+
+def exit_when_negative(sim, *args) -> None:
+    """simInit that ends its worker process for a negative start angle."""
+    if sim.controller(0).getSensedConfig()[0] < 0:
+        os._exit(3)
+
+
+def numba_cache_dir() -> str | None:
+    """The NUMBA_CACHE_DIR of the process running this."""
+    return os.environ.get("NUMBA_CACHE_DIR")
