@@ -15,10 +15,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.klampt.batch import run_samples, sample_conditions
 from PySide6.QtCore import QObject, Signal
 
 from engine.klampt import study
+from engine.klampt.batch import run_samples, sample_conditions
 from engine.world import World, parse_world
 
 
