@@ -257,7 +257,6 @@ class MainWindow(QMainWindow):
                                   self.open_world, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
-        self.monte_carlo_dialog = dialog
         return dialog
 
     def _fill_recent_menu(self) -> None:
