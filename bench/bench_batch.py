@@ -52,15 +52,15 @@ def conditions(n: int, seed: int = 4) -> list[dict]:
     return [{"robots[0].config[0]": rng.uniform(-math.pi, math.pi)} for _ in range(n)]
 
 
-def time_serial(ics: list[dict], duration: float) -> tuple[float, list]:
+def time_serial(world: str, ics: list[dict], duration: float) -> tuple[float, list]:
     t0 = time.perf_counter()
-    results = [batch.doSim(str(WORLD), duration, ic, RETURNS, simInit=pid_init) for ic in ics]
+    results = [batch.doSim(world, duration, ic, RETURNS, simInit=pid_init) for ic in ics]
     return time.perf_counter() - t0, results
 
 
-def time_batch(ics: list[dict], duration: float, **kw) -> tuple[float, list]:
+def time_batch(world: str, ics: list[dict], duration: float, **kw) -> tuple[float, list]:
     t0 = time.perf_counter()
-    out = batch.run_samples(str(WORLD), duration, ics, RETURNS, sim_init=pid_init, **kw)
+    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, **kw)
     return time.perf_counter() - t0, out.results
 
 
@@ -75,14 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duration", type=float, default=5.0)
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--no-dask", action="store_true")
+    p.add_argument("--world", default=str(WORLD), help="a one-link world (default: %(default)s)")
     args = p.parse_args(argv)
+    world = args.world
     print(NUMBA_CACHE_NOTE, f"\ncores: {os.cpu_count()}, {args.samples} samples of "
           f"{args.duration:g} s, {args.repeats} repeat(s)", flush=True)
     ics = conditions(args.samples)
-    batch.doSim(str(WORLD), 0.05, ics[0], RETURNS, simInit=pid_init)  # compile / load kernels
-    configs = {"serial": (1, lambda: time_serial(ics, args.duration)),
-               "pool 1": (1, lambda: time_batch(ics, args.duration, workers=1)),
-               "pool 2": (2, lambda: time_batch(ics, args.duration, workers=2))}
+    batch.doSim(world, 0.05, ics[0], RETURNS, simInit=pid_init)  # compile / load kernels
+    configs = {"serial": (1, lambda: time_serial(world, ics, args.duration)),
+               "pool 1": (1, lambda: time_batch(world, ics, args.duration, workers=1)),
+               "pool 2": (2, lambda: time_batch(world, ics, args.duration, workers=2))}
     cluster = client = None
     if not args.no_dask:
         from distributed import Client, LocalCluster  # only when Dask is benched
@@ -90,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster = LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
                                dashboard_address=None)
         client = Client(cluster)
-        configs["dask 2"] = (2, lambda: time_batch(ics, args.duration, executor=client))
+        configs["dask 2"] = (2, lambda: time_batch(world, ics, args.duration, executor=client))
     walls: dict[str, list[float]] = {name: [] for name in configs}
     reference = None
     try:
