@@ -59,9 +59,23 @@ def time_serial(world: str, ics: list[dict], duration: float) -> tuple[float, li
 
 
 def time_batch(world: str, ics: list[dict], duration: float, **kw) -> tuple[float, list]:
+    """Wall time and results of a study; the start-up (first result's arrival
+    minus its own run time) goes to STARTUP."""
     t0 = time.perf_counter()
-    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, **kw)
+    first: list[float] = []
+
+    def arrived(_i: int, result: dict) -> None:
+        if not first:
+            first.append(time.perf_counter() - t0 - result["wall_clock_time"])
+
+    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, on_result=arrived,
+                            **kw)
+    STARTUP.append(first[0])
     return time.perf_counter() - t0, out.results
+
+
+#: Start-up times [s] of the last batch study (time_batch).
+STARTUP: list[float] = []
 
 
 def same(a: list, b: list) -> bool:
@@ -94,12 +108,15 @@ def main(argv: list[str] | None = None) -> int:
         client = Client(cluster)
         configs["dask 2"] = (2, lambda: time_batch(world, ics, args.duration, executor=client))
     walls: dict[str, list[float]] = {name: [] for name in configs}
+    startups: dict[str, list[float]] = {name: [] for name in configs}
     reference = None
     try:
         for _ in range(args.repeats):
             for name, (_workers, run) in configs.items():
+                STARTUP.clear()
                 wall, results = run()
                 walls[name].append(wall)
+                startups[name].extend(STARTUP or [0.0])
                 reference = reference or results
                 if not same(results, reference):
                     print(f"{name}: results differ from the serial loop's", flush=True)
@@ -113,13 +130,17 @@ def main(argv: list[str] | None = None) -> int:
     base = args.samples / statistics.median(walls["pool 1"])
     rows = []
     for name, (workers, _run) in configs.items():
-        wall = statistics.median(walls[name])
+        wall, start = statistics.median(walls[name]), statistics.median(startups[name])
         rate = args.samples / wall
-        overhead = (wall * workers / args.samples - per_run_sim) / per_run_sim
+
+        def overhead(seconds: float, workers: int = workers) -> str:
+            return f"{(seconds * workers / args.samples - per_run_sim) / per_run_sim:+.1%}"
+
         rows.append([name, str(workers), f"{wall:.2f}", f"{rate:.3f}", f"{rate / base:.2f}x",
-                     "-" if name == "serial" else f"{overhead * 100:+.1f} %"])
-    print_table(["config", "workers", "wall s", "runs/s", "vs pool 1", "overhead"], rows,
-                right=[False, True, True, True, True, True])
+                     "-" if name == "serial" else overhead(wall), f"{start:.2f}",
+                     "-" if name == "serial" else overhead(wall - start)])
+    print_table(["config", "workers", "wall s", "runs/s", "vs pool 1", "overhead", "start-up s",
+                 "overhead after start-up"], rows, right=[False] + [True] * 7)
     print(f"simulation time per run (serial): {per_run_sim:.3f} s; results identical in "
           f"every configuration", flush=True)
     return 0
