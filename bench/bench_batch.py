@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -59,23 +61,30 @@ def time_serial(world: str, ics: list[dict], duration: float) -> tuple[float, li
 
 
 def time_batch(world: str, ics: list[dict], duration: float, **kw) -> tuple[float, list]:
-    """Wall time and results of a study; the start-up (first result's arrival
-    minus its own run time) goes to STARTUP."""
     t0 = time.perf_counter()
-    first: list[float] = []
-
-    def arrived(_i: int, result: dict) -> None:
-        if not first:
-            first.append(time.perf_counter() - t0 - result["wall_clock_time"])
-
-    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, on_result=arrived,
-                            **kw)
-    STARTUP.append(first[0])
+    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, **kw)
     return time.perf_counter() - t0, out.results
 
 
-#: Start-up times [s] of the last batch study (time_batch).
-STARTUP: list[float] = []
+def _burn(n: int) -> float:
+    """Seconds of a pure-Python loop of ``n`` additions."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(n):
+        total += i
+    return time.perf_counter() - t0
+
+
+def machine_scaling(n: int = 20_000_000) -> float:
+    """How many times as fast 2 processes run as 1 on this machine right now
+    (2.0 with 2 free cores; less when other work shares them)."""
+    one = _burn(n)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool.submit(_burn, 1000).result()
+        t0 = time.perf_counter()
+        list(pool.map(_burn, [n, n]))
+        wall = time.perf_counter() - t0
+    return 2.0 * one / wall
 
 
 def same(a: list, b: list) -> bool:
@@ -85,7 +94,7 @@ def same(a: list, b: list) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--samples", type=int, default=8)
+    p.add_argument("--samples", type=int, default=24)
     p.add_argument("--duration", type=float, default=5.0)
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--no-dask", action="store_true")
@@ -109,14 +118,18 @@ def main(argv: list[str] | None = None) -> int:
         configs["dask 2"] = (2, lambda: time_batch(world, ics, args.duration, executor=client))
     walls: dict[str, list[float]] = {name: [] for name in configs}
     startups: dict[str, list[float]] = {name: [] for name in configs}
+    scaling = machine_scaling()
+    print(f"machine: 2 processes run {scaling:.2f}x as fast as 1 right now (pure-Python "
+          f"loop; 2.00x with 2 free cores)", flush=True)
     reference = None
     try:
         for _ in range(args.repeats):
-            for name, (_workers, run) in configs.items():
-                STARTUP.clear()
+            for name, (workers, run) in configs.items():
                 wall, results = run()
                 walls[name].append(wall)
-                startups[name].extend(STARTUP or [0.0])
+                # the fixed cost: wall time not spent in runs (spawning, importing)
+                busy = sum(r["wall_clock_time"] for r in results) / workers
+                startups[name].append(max(0.0, wall - busy) if name != "serial" else 0.0)
                 reference = reference or results
                 if not same(results, reference):
                     print(f"{name}: results differ from the serial loop's", flush=True)
