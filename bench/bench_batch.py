@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -52,16 +54,37 @@ def conditions(n: int, seed: int = 4) -> list[dict]:
     return [{"robots[0].config[0]": rng.uniform(-math.pi, math.pi)} for _ in range(n)]
 
 
-def time_serial(ics: list[dict], duration: float) -> tuple[float, list]:
+def time_serial(world: str, ics: list[dict], duration: float) -> tuple[float, list]:
     t0 = time.perf_counter()
-    results = [batch.doSim(str(WORLD), duration, ic, RETURNS, simInit=pid_init) for ic in ics]
+    results = [batch.doSim(world, duration, ic, RETURNS, simInit=pid_init) for ic in ics]
     return time.perf_counter() - t0, results
 
 
-def time_batch(ics: list[dict], duration: float, **kw) -> tuple[float, list]:
+def time_batch(world: str, ics: list[dict], duration: float, **kw) -> tuple[float, list]:
     t0 = time.perf_counter()
-    out = batch.run_samples(str(WORLD), duration, ics, RETURNS, sim_init=pid_init, **kw)
+    out = batch.run_samples(world, duration, ics, RETURNS, sim_init=pid_init, **kw)
     return time.perf_counter() - t0, out.results
+
+
+def _burn(n: int) -> float:
+    """Seconds of a pure-Python loop of ``n`` additions."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(n):
+        total += i
+    return time.perf_counter() - t0
+
+
+def machine_scaling(n: int = 20_000_000) -> float:
+    """How many times as fast 2 processes run as 1 on this machine right now
+    (2.0 with 2 free cores; less when other work shares them)."""
+    one = _burn(n)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool.submit(_burn, 1000).result()
+        t0 = time.perf_counter()
+        list(pool.map(_burn, [n, n]))
+        wall = time.perf_counter() - t0
+    return 2.0 * one / wall
 
 
 def same(a: list, b: list) -> bool:
@@ -71,18 +94,20 @@ def same(a: list, b: list) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--samples", type=int, default=8)
+    p.add_argument("--samples", type=int, default=24)
     p.add_argument("--duration", type=float, default=5.0)
     p.add_argument("--repeats", type=int, default=1)
     p.add_argument("--no-dask", action="store_true")
+    p.add_argument("--world", default=str(WORLD), help="a one-link world (default: %(default)s)")
     args = p.parse_args(argv)
+    world = args.world
     print(NUMBA_CACHE_NOTE, f"\ncores: {os.cpu_count()}, {args.samples} samples of "
           f"{args.duration:g} s, {args.repeats} repeat(s)", flush=True)
     ics = conditions(args.samples)
-    batch.doSim(str(WORLD), 0.05, ics[0], RETURNS, simInit=pid_init)  # compile / load kernels
-    configs = {"serial": (1, lambda: time_serial(ics, args.duration)),
-               "pool 1": (1, lambda: time_batch(ics, args.duration, workers=1)),
-               "pool 2": (2, lambda: time_batch(ics, args.duration, workers=2))}
+    batch.doSim(world, 0.05, ics[0], RETURNS, simInit=pid_init)  # compile / load kernels
+    configs = {"serial": (1, lambda: time_serial(world, ics, args.duration)),
+               "pool 1": (1, lambda: time_batch(world, ics, args.duration, workers=1)),
+               "pool 2": (2, lambda: time_batch(world, ics, args.duration, workers=2))}
     cluster = client = None
     if not args.no_dask:
         from distributed import Client, LocalCluster  # only when Dask is benched
@@ -90,14 +115,21 @@ def main(argv: list[str] | None = None) -> int:
         cluster = LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
                                dashboard_address=None)
         client = Client(cluster)
-        configs["dask 2"] = (2, lambda: time_batch(ics, args.duration, executor=client))
+        configs["dask 2"] = (2, lambda: time_batch(world, ics, args.duration, executor=client))
     walls: dict[str, list[float]] = {name: [] for name in configs}
+    startups: dict[str, list[float]] = {name: [] for name in configs}
+    scaling = machine_scaling()
+    print(f"machine: 2 processes run {scaling:.2f}x as fast as 1 right now (pure-Python "
+          f"loop; 2.00x with 2 free cores)", flush=True)
     reference = None
     try:
         for _ in range(args.repeats):
-            for name, (_workers, run) in configs.items():
+            for name, (workers, run) in configs.items():
                 wall, results = run()
                 walls[name].append(wall)
+                # the fixed cost: wall time not spent in runs (spawning, importing)
+                busy = sum(r["wall_clock_time"] for r in results) / workers
+                startups[name].append(max(0.0, wall - busy) if name != "serial" else 0.0)
                 reference = reference or results
                 if not same(results, reference):
                     print(f"{name}: results differ from the serial loop's", flush=True)
@@ -111,13 +143,17 @@ def main(argv: list[str] | None = None) -> int:
     base = args.samples / statistics.median(walls["pool 1"])
     rows = []
     for name, (workers, _run) in configs.items():
-        wall = statistics.median(walls[name])
+        wall, start = statistics.median(walls[name]), statistics.median(startups[name])
         rate = args.samples / wall
-        overhead = (wall * workers / args.samples - per_run_sim) / per_run_sim
+
+        def overhead(seconds: float, workers: int = workers) -> str:
+            return f"{(seconds * workers / args.samples - per_run_sim) / per_run_sim:+.1%}"
+
         rows.append([name, str(workers), f"{wall:.2f}", f"{rate:.3f}", f"{rate / base:.2f}x",
-                     "-" if name == "serial" else f"{overhead * 100:+.1f} %"])
-    print_table(["config", "workers", "wall s", "runs/s", "vs pool 1", "overhead"], rows,
-                right=[False, True, True, True, True, True])
+                     "-" if name == "serial" else overhead(wall), f"{start:.2f}",
+                     "-" if name == "serial" else overhead(wall - start)])
+    print_table(["config", "workers", "wall s", "runs/s", "vs pool 1", "overhead", "start-up s",
+                 "overhead after start-up"], rows, right=[False] + [True] * 7)
     print(f"simulation time per run (serial): {per_run_sim:.3f} s; results identical in "
           f"every configuration", flush=True)
     return 0

@@ -38,8 +38,6 @@ DEF ONE_LINK Robot {
       }
     }
   ]
-  physics Physics {
-  }
   boundingObject Sphere {
     radius 0.05
   }
