@@ -5,7 +5,7 @@ runs them with `engine.klampt.batch.run_samples` in a daemon thread: each
 finished sample arrives as ``sample_done(index, result)`` in the GUI thread
 (queued signal), the end as ``finished(StudyOutcome)``, a failure before the
 runs start (bad world, bad path, no scheduler) as ``failed(message)``.
-`stop()` asks the study to stop; the samples already finished are kept.
+`stop()` stops the study; the samples already finished are kept.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class StudyThread(QObject):
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop after the samples in flight; the finished ones are kept."""
+        """Stop the study: runs still in flight are ended, the finished ones kept."""
         self._stop.set()
 
     def wait(self, timeout: float | None = None) -> bool:
