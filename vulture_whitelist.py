@@ -95,3 +95,8 @@ _.set_locked_velocity  # PIDActuator's LOCKED_VELOCITY mode
 _.raw_count  # RobustContacts: boundary-layer contacts per pair before clustering
 _.substeps  # RobustStepper: sub-steps of the last basic step (adaptive stepping)
 _.rollbacks  # RobustStepper: retried sub-steps of the last basic step
+# engine/klampt batch (issue 16): Klamp't's public names, read by users' scripts and the tests
+_.doSim  # engine/klampt/batch.py: one run, Klamp't's name (bench/bench_batch.py)
+_.monteCarloSim  # engine/klampt/batch.py: Klamp't's Monte Carlo entry (docs, tests)
+_.stopped  # engine/klampt/runs.py Outcome: stopped by the event or Ctrl-C (the app reads it)
+_.worker_pids  # engine/klampt/executors.py LocalPool: its processes (tests kill one)

@@ -7,6 +7,10 @@
   plugin unless ``--no-plugin``), streams console lines to stdout and
   optionally writes body trajectories to a CSV file (never over the world
   file; over an existing file only with ``--force``);
+- ``odeon batch WORLD --samples N --duration S --sample PATH=uniform(a,b) ...
+  --return PATH ... --out results.parquet|.csv [--plot hist.png] [--seed K]
+  [--scheduler tcp://HOST:PORT | --workers K] [--sim-step S] [--sim-dt S]``:
+  a Monte Carlo study of a world (`engine.batch_cli`);
 - ``odeon WORLD.wbt``: opens that world in the desktop app.
 """
 
@@ -117,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "run":
         return _run(argv[1:])
+    if argv and argv[0] == "batch":
+        from engine.batch_cli import main as batch_main  # loaded only for this command
+
+        return batch_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0

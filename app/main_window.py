@@ -44,6 +44,7 @@ from app.main_window_support import (
     format_speed,
     format_time,
 )
+from app.monte_carlo.dialog import MonteCarloDialog
 from app.new_plugin_wizard import (
     NewPluginWizard,
     PluginNameError,
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
             ("trust_plugin", "&Trust This Folder and Load Plugin", None,
              self.trust_and_load_plugin),
             ("stop_plugin", "S&top Physics Plugin", None, self.stop_plugin),
+            ("monte_carlo", "&Monte Carlo...", None, self.monte_carlo),
         ]
         for name, text, shortcut, slot in specs:
             action = QAction(text, self)
@@ -214,6 +216,8 @@ class MainWindow(QMainWindow):
         tools.addAction(a["reload_plugin"])
         tools.addAction(a["stop_plugin"])
         tools.addAction(a["trust_plugin"])
+        tools.addSeparator()
+        tools.addAction(a["monte_carlo"])
         view = self.menuBar().addMenu("&View")
         for name in ("bounding", "contacts", "forces", "trails", "plots"):
             view.addAction(a[name])
@@ -246,6 +250,14 @@ class MainWindow(QMainWindow):
                 self.tools_toolbar.addSeparator()
             else:
                 self.tools_toolbar.addAction(a[name])
+
+    def monte_carlo(self) -> MonteCarloDialog:
+        """Tools > Monte Carlo...: a study of the open world as edited (docs/scripting.md)."""
+        dialog = MonteCarloDialog(self.runner.edited_world_text(), self.world_path,
+                                  self.open_world, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()

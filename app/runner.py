@@ -48,6 +48,7 @@ from typing import Any
 from app.thread_priority import lower_current_thread_priority
 from engine.plugins import PluginHost
 from engine.sim import Simulation
+from engine.sim.baseline import format_as_edited
 from engine.sim.edits import EditResult, apply_edit
 from engine.sim.frame import Frame
 from engine.world import Node, World, write_world
@@ -191,6 +192,12 @@ class EngineRunner:
             else:
                 write(self.sim, path)
         return between_steps
+
+    def edited_world_text(self, wait: float = SAVE_LOCK_WAIT) -> str:
+        """The world's text as the user edited it (what Save writes), read between
+        two steps when the engine finishes its step within ``wait`` s."""
+        with self.host.locked(wait):
+            return format_as_edited(self.sim.world, self.sim.baseline)
 
     def reload_plugin(self) -> None:
         """Cleanup, fresh import of the plugin source, init; the state is kept

@@ -1,4 +1,4 @@
-"""Klamp't's Simulator API and batch simulation over Odeon worlds (DESIGN.md 9).
+"""Klamp't's Simulator API and batch simulation over Odeon worlds.
 
 `engine.klampt` mirrors Klamp't's Python names (its simulation seed) over
 `.wbt` worlds, as `engine.ode` mirrors ODE's; docs/scripting.md is the guide.

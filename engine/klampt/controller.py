@@ -4,7 +4,7 @@
 one value per joint axis (`engine.klampt.world_index`); commands for a
 passive axis (no motor in its ``device`` field) are kept as commanded values
 but drive nothing. The motors' PID actuators (`engine.contact.actuators`) are
-evaluated every sub-step (DESIGN.md 8) with the commanded position and
+evaluated every sub-step (docs/robust-contacts.md) with the commanded position and
 velocity the controller gives them at that time:
 
 * **PID commands** (`setPIDCommand(q, dq)`) hold a target; `setPIDGains`

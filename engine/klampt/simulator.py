@@ -1,4 +1,4 @@
-"""`Simulator`: Klamp't's Simulator over an Odeon world (DESIGN.md 9, docs/scripting.md).
+"""`Simulator`: Klamp't's Simulator over an Odeon world (docs/scripting.md).
 
 ``Simulator(world_or_path)`` builds an `engine.sim.Simulation` of the world
 with the robust contact model on (Klamp't's default) and no physics plugin or

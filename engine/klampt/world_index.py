@@ -1,7 +1,7 @@
 """What Klamp't's names mean in a Webots world: IDs, terrains, rigid objects, robots.
 
 Klamp't numbers every simulated body of a world and sorts them into
-terrains, rigid objects and robots (docs/scripting.md, DESIGN.md 9). Over a
+terrains, rigid objects and robots (docs/scripting.md). Over a
 `.wbt` world (`engine.world.World`):
 
 * a **body** is a Solid node (Robot included) with a ``physics`` node or a

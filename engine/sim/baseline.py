@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from engine.world import World, write_world
 from engine.world.node import BaseNode
+from engine.world.writer import format_world
 
 
 class _Entry(NamedTuple):
@@ -98,3 +99,10 @@ def write_as_edited(world: World, baseline: Baseline, path: str, *,
     read-only file raises `WorldReadOnlyError` unless ``overwrite_read_only``."""
     with baseline.applied():
         write_world(world, path, overwrite_read_only=overwrite_read_only)
+
+
+def format_as_edited(world: World, baseline: Baseline) -> str:
+    """The ``.wbt`` text of ``world`` with its fields at their ``baseline`` values
+    (what `write_as_edited` writes)."""
+    with baseline.applied():
+        return format_world(world)
