@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from engine.klampt import Simulator, SurfaceParameters
+from engine.klampt.contact import ContactPoint, simContactMap
 from tests.engine.klampt.sim_worlds import FLOOR, ball, box, simulator
 
 G = 9.81
@@ -170,3 +171,15 @@ def test_an_unpadded_ball_penetrates_when_it_lands() -> None:
     assert hits and all(calls[k][2] for k in hits)
     assert not any(c[2] for k, c in enumerate(calls) if k not in hits)
     assert sim.hadPenetration(-1, -1) == calls[-1][2]
+
+
+def test_sim_contact_map_lists_the_touching_pairs_as_get_contacts(resting: Simulator) -> None:
+    got = simContactMap(resting)
+    assert list(got) == [(FLOOR_ID, BOX_ID)]
+    points = got[(FLOOR_ID, BOX_ID)]
+    rows = resting.getContacts(FLOOR_ID, BOX_ID)
+    assert len(points) == len(rows) >= 4
+    for p, row in zip(points, rows, strict=True):
+        assert isinstance(p, ContactPoint)
+        assert p.x == row[0:3] and p.n == row[3:6] and p.kFriction == row[6]
+        assert p.n[2] < -0.99  # from the box (b) into the floor (a)
