@@ -40,6 +40,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from engine.klampt.access import flat_names, flatten, parse_path
+from engine.world.writer import process_umask, sync_directory
 
 #: Prefix of the initial-condition columns.
 INIT_PREFIX = "init:"
@@ -212,17 +213,6 @@ def results_table(conditions: Sequence[dict[str, Any]],
 
 # ----- atomic files ---------------------------------------------------------------------
 
-def _umask() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    return 0o022
-
-
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """``write(temp_path)`` then replace ``path`` by the temporary file: same
     folder, flushed to disk, the old file's mode (a new file: 0o666 & ~umask)."""
@@ -230,7 +220,7 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None])
     try:
         mode = stat.S_IMODE(os.stat(real).st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = 0o666 & ~process_umask()
     directory, name = os.path.split(real)
     fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
     os.close(fd)
@@ -244,14 +234,7 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None])
         if os.path.exists(temp):
             os.unlink(temp)
         raise
-    try:
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass
+    sync_directory(directory)
 
 
 def _cell(value: Any) -> str:

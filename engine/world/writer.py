@@ -152,7 +152,7 @@ def write_world(world: World, path: str | os.PathLike[str], *,
         raise WorldError(f"cannot save to '{target}': not a regular file")
     if old is not None and not overwrite_read_only and _read_only(real, old):
         raise WorldReadOnlyError(target)
-    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask()
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~process_umask()
     directory, name = os.path.split(real)
     _remove_stale_temporaries(directory, name)
     fd, temp = tempfile.mkstemp(prefix=f"{_temp_prefix(name)}{os.getpid()}-", suffix=".tmp",
@@ -170,7 +170,7 @@ def write_world(world: World, path: str | os.PathLike[str], *,
         if os.path.exists(temp):
             os.unlink(temp)
         raise
-    _sync_directory(directory)
+    sync_directory(directory)
     world.filename = target
 
 
@@ -179,7 +179,7 @@ def _read_only(path: str, info: os.stat_result) -> bool:
     return not info.st_mode & 0o222 or not os.access(path, os.W_OK)
 
 
-def _umask() -> int:
+def process_umask() -> int:
     """The process umask, read without changing it where Linux allows."""
     try:
         with open("/proc/self/status", encoding="ascii") as status:
@@ -240,7 +240,7 @@ def _try_chown(fd: int, old: os.stat_result) -> None:
         pass  # not allowed: the file belongs to whoever saves it, as in editors
 
 
-def _sync_directory(directory: str) -> None:
+def sync_directory(directory: str) -> None:
     """Flush the rename to disk (best effort: not every system opens folders)."""
     try:
         fd = os.open(directory, os.O_RDONLY)
