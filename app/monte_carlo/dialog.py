@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QHeaderView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -130,7 +131,7 @@ class MonteCarloDialog(QDialog):
         self.samplers.setPlainText(sampler)
         self.returns.setPlainText(ret)
         for w in (self.samplers, self.returns):
-            w.setMaximumHeight(70)
+            w.setMaximumHeight(56)
         form.addRow("Samples", self.samples)
         form.addRow("Duration", self.duration)
         form.addRow("Samplers (PATH=uniform(a,b) | normal(m,s))", self.samplers)
@@ -159,6 +160,8 @@ class MonteCarloDialog(QDialog):
         self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
         self.open_button = QPushButton("&Open Sample as World", enabled=False)
         self.open_button.clicked.connect(self.open_selected_sample)
         self.save_button = QPushButton("&Save Results...", enabled=False)
@@ -171,6 +174,7 @@ class MonteCarloDialog(QDialog):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)
         split.addWidget(plot)
+        split.setSizes([520, 380])
         bottom = QHBoxLayout()
         bottom.addWidget(self.open_button)
         bottom.addWidget(self.save_button)
