@@ -21,7 +21,7 @@ import numpy as np
 from engine import ode
 from engine.contact.actuators import PIDActuator, shortest_angle
 from engine.contact.joint_axes import JointAxis
-from engine.klampt.world_index import RobotRef
+from engine.klampt.world_index import RobotRef, endpoint_of
 from engine.ode.kernels.detlinalg import matmul
 from engine.sim.robust_actuators import DEVICE_FIELDS, axes_of, motor_of
 
@@ -78,10 +78,9 @@ class RobotAxis(NamedTuple):
 
 def _moved_bodies(model, joint_node) -> tuple:
     """The distinct bodies of the endPoint Solid of ``joint_node`` and every Solid below it."""
-    end = joint_node.get("endPoint") if "endPoint" in joint_node.field_names() else None
+    end = endpoint_of(joint_node)
     if end is None:
         return ()
-    end = end.target if end.is_use else end
     top = model.record_of(end)
     out: list = []
     for rec in model.solids:

@@ -41,7 +41,7 @@ from engine.klampt.robot_joints import RobotJoints
 from engine.klampt.simbody import SimBody, Wrench
 from engine.klampt.state_codec import StateError, decode, encode
 from engine.klampt.step_history import check_history, history_record, restore_history
-from engine.klampt.world_index import WorldIndex, body_name, index_world
+from engine.klampt.world_index import WorldIndex, body_name, index_world, joint_params
 from engine.sim import state as snapshots
 from engine.sim.simulation import Simulation
 from engine.world import read_world
@@ -121,12 +121,11 @@ class Simulator:
         """Write the current poses into the Solids' translation/rotation fields and
         each robot's joint positions into its JointParameters' ``position``."""
         self.simulation.write_poses()
-        for c in self._controllers:
-            for a, q in zip(c.joints.axes, c.getSensedConfig(), strict=True):
-                fields = ("jointParameters", "jointParameters2", "jointParameters3")
-                params = a.record.node.get(fields[a.index])
+        for robot, c in zip(self.index.robots, self._controllers, strict=True):
+            for ref, q in zip(robot.axes, c.getSensedConfig(), strict=True):
+                params = joint_params(ref.joint, ref.params_field)
                 if params is not None:
-                    (params.target if params.is_use else params).set("position", float(q))
+                    params.set("position", float(q))
 
     def numIDs(self) -> int:
         """How many bodies have IDs."""

@@ -108,7 +108,8 @@ def _is_body(node: Node) -> bool:
         "boundingObject" in fields and node.get("boundingObject") is not None)
 
 
-def _joint_params(joint: Node, field: str):
+def joint_params(joint: Node, field: str) -> Node | None:
+    """The JointParameters node in a joint's ``field`` (a USE resolved), or None."""
     if field not in joint.field_names():
         return None
     value = joint.get(field)
@@ -119,18 +120,19 @@ def _joint_params(joint: Node, field: str):
 
 def axis_position(ref: AxisRef) -> float:
     """The ``position`` of an axis' JointParameters (0 when it has none)."""
-    params = _joint_params(ref.joint, ref.params_field)
+    params = joint_params(ref.joint, ref.params_field)
     return 0.0 if params is None else float(params.get("position"))
 
 
-def _endpoint(joint: Node) -> Node | None:
+def endpoint_of(joint: Node) -> Node | None:
+    """A joint's endPoint Solid (a USE resolved), or None."""
     end = joint.get("endPoint") if "endPoint" in joint.field_names() else None
     if end is None:
         return None
     return end.target if end.is_use else end
 
 
-def _turn_endpoint(end: Node, params: Node | None, delta: float, revolute: bool) -> None:
+def _turnendpoint_of(end: Node, params: Node | None, delta: float, revolute: bool) -> None:
     """Move ``end`` as the joint turning by ``delta`` rad (sliding ``delta`` m)
     about (along) its axis through its anchor, in the joint's parent frame."""
     axis = np.array(params.get("axis") if params is not None else
@@ -170,11 +172,11 @@ def set_axis_position(ref: AxisRef, value: float) -> None:
     target = float(value)
     if not math.isfinite(target):
         raise ValueError(f"{ref.joint.label()}: a joint position must be finite, got {value!r}")
-    params = _joint_params(ref.joint, ref.params_field)
+    params = joint_params(ref.joint, ref.params_field)
     delta = target - (0.0 if params is None else float(params.get("position")))
-    end = _endpoint(ref.joint)
+    end = endpoint_of(ref.joint)
     if end is not None and delta != 0.0:
-        _turn_endpoint(end, params, delta, revolute)
+        _turnendpoint_of(end, params, delta, revolute)
     if params is None:
         params = Node(_FIRST_PARAMS.get(ref.joint.type_name, "JointParameters")
                       if ref.axis == 0 else "JointParameters")
