@@ -9,9 +9,11 @@ MF defaults are lists. Values follow Webots' `resources/nodes/*.wrl`.
 
 from __future__ import annotations
 
+from engine.world.schema_devices import DEVICE_SOLIDS, DEVICE_TABLE
+
 GEOMETRY = ("Box", "Sphere", "Capsule", "Cylinder", "Plane", "IndexedFaceSet",
             "ElevationGrid", "Mesh")
-SOLIDS = ("Solid", "Robot", "Emitter", "Receiver", "DistanceSensor")
+SOLIDS = ("Solid", "Robot", "Emitter", "Receiver", "DistanceSensor") + DEVICE_SOLIDS
 LIGHTS = ("DirectionalLight", "PointLight", "SpotLight")
 JOINTS = ("HingeJoint", "Hinge2Joint", "SliderJoint", "BallJoint")
 GROUPS = ("Group", "Pose", "Transform")
@@ -397,3 +399,4 @@ NODE_TABLE: list[tuple[str, tuple[str, ...], list[tuple]]] = [
         ("redColorSensitivity", "SFFloat", 1.0),
     ]),
 ]
+NODE_TABLE += DEVICE_TABLE

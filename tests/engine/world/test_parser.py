@@ -41,6 +41,7 @@ def wrap(type_name: str, body: str = "") -> str:
         "RotationalMotor": "Solid {{ children [ HingeJoint {{ device [ {} ] }} ] }}",
         "LinearMotor": "Solid {{ children [ SliderJoint {{ device [ {} ] }} ] }}",
         "PositionSensor": "Solid {{ children [ HingeJoint {{ device [ {} ] }} ] }}",
+        "Brake": "Solid {{ children [ HingeJoint {{ device [ {} ] }} ] }}",
     }
     geometry = {"Sphere", "Capsule", "Cylinder", "Plane", "IndexedFaceSet", "ElevationGrid", "Mesh"}
     joints = {"HingeJoint", "Hinge2Joint", "SliderJoint", "BallJoint"}

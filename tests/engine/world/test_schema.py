@@ -20,7 +20,8 @@ from engine.world import fieldtypes as ft
 # node types referenced by the schema that Odeon keeps as opaque nodes
 OPAQUE_REFERENCED = {
     "ImageTexture", "TextureTransform", "Normal", "TextureCoordinate", "Color", "LensFlare",
-    "ImmersionProperties", "Brake", "SolidReference", "JointLink", "Muscle",
+    "ImmersionProperties", "SolidReference", "JointLink", "Muscle", "Lens", "Focus", "Zoom",
+    "Recognition",
 }
 
 DESIGN_NODE_SET = {
