@@ -8,9 +8,13 @@ next to the cache; when they differ, the engine's cache entries are removed
 so everything recompiles once.
 
 Setting ``ODEON_NUMBA_CACHE_CHECK=0`` skips the check (numba's per-file
-validation still applies): useful while several people edit different engine
+validation still applies): useful while several people edit different kernel
 files, each with their own ``NUMBA_CACHE_DIR``, at the risk of stale code for
 cross-file calls (delete your cache directory when in doubt).
+
+Only the folders that hold kernels count (`KERNEL_DIRS`: engine/ode and
+engine/contact; a kernel can only call kernels): editing the simulation,
+worlds, plugins or controllers keeps the compiled kernels.
 
 `watch_compiles(callback)` reports every kernel numba compiles (a cache miss:
 minutes in all on an empty cache, the first time a world steps) as a
@@ -31,12 +35,21 @@ from typing import NamedTuple
 
 ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 STAMP_NAME = "odeon-engine-sources.sha256"
+#: The engine folders whose files define numba kernels (and all they call).
+KERNEL_DIRS = ("ode", "contact")
 
 
-def sources_digest(root: pathlib.Path = ENGINE_DIR) -> str:
-    """SHA-256 over the relative path and bytes of every .py file under ``root``."""
+def sources_digest(root: pathlib.Path = ENGINE_DIR,
+                   folders: tuple[str, ...] | None = None) -> str:
+    """SHA-256 over the relative path and bytes of every .py file under the
+    ``folders`` of ``root`` (all of ``root`` when None; the engine's kernel
+    folders, `KERNEL_DIRS`, by default for the engine itself)."""
+    if folders is None and root == ENGINE_DIR:
+        folders = KERNEL_DIRS
+    paths = (sorted(root.rglob("*.py")) if folders is None else
+             sorted(p for folder in folders for p in (root / folder).rglob("*.py")))
     h = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
+    for path in paths:
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()

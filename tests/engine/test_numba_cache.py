@@ -16,6 +16,25 @@ def test_digest_changes_with_any_source(tmp_path):
     assert numba_cache.sources_digest(tmp_path) != d1
 
 
+def test_engine_digest_covers_the_kernel_folders_only(tmp_path):
+    for folder in ("ode", "contact", "sim"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "m.py").write_text("x = 1\n")
+    d1 = numba_cache.sources_digest(tmp_path, numba_cache.KERNEL_DIRS)
+    (tmp_path / "sim" / "m.py").write_text("x = 2\n")      # no kernel there
+    assert numba_cache.sources_digest(tmp_path, numba_cache.KERNEL_DIRS) == d1
+    (tmp_path / "contact" / "m.py").write_text("x = 2\n")  # kernels there
+    assert numba_cache.sources_digest(tmp_path, numba_cache.KERNEL_DIRS) != d1
+
+
+def test_every_kernel_lives_in_a_kernel_folder():
+    """A numba kernel outside KERNEL_DIRS would be compiled from a stale cache."""
+    outside = [p for p in numba_cache.ENGINE_DIR.rglob("*.py")
+               if p.relative_to(numba_cache.ENGINE_DIR).parts[0] not in numba_cache.KERNEL_DIRS
+               and p.name != "numba_cache.py" and "njit" in p.read_text()]
+    assert outside == []
+
+
 def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     (cache / "sub").mkdir(parents=True)
