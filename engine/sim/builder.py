@@ -32,6 +32,7 @@ from engine.sim.geometry_kinds import kind_of
 from engine.sim.joints import JointRecord, create_joint
 from engine.sim.mass import solid_mass, transformed
 from engine.sim.poses import Frame
+from engine.sim.proto_expansion import alias_instances, expanded
 from engine.sim.worldinfo import WorldSettings, apply_damping, read_world_info
 from engine.world import Node, World
 from engine.world.schema import is_joint_type
@@ -156,6 +157,7 @@ def _populate(world: World, settings, w, space, warn) -> Model:
         _walk(root, Frame.identity(), None, Frame.identity(), False, solids, joint_sites,
               filename)
     model = Model(world, settings, w, space, solids, [], {}, {id(r.node): r for r in solids})
+    alias_instances(model.by_node, solids)  # PROTO stand-in instances find their Solid
     base_dir = os.path.dirname(os.path.abspath(world.filename)) if world.filename else os.getcwd()
     _assign_owners(solids, warn)
     for rec in solids:
@@ -221,6 +223,7 @@ def _visit(v: _Visit, solids: list, joint_sites: list) -> list[_Visit]:
     node = v.node
     if node is None or node.is_opaque or node.is_use:
         return []
+    node = expanded(node)  # a PROTO stand-in builds as the nodes it stands for
     if node.is_a("Solid"):
         local = Frame.from_fields(node.get("translation"), node.get("rotation"))
         rec = SolidRecord(node, v.frame.compose(local), v.parent, v.parent_rel, v.via_joint)

@@ -10,6 +10,7 @@ MF defaults are lists. Values follow Webots' `resources/nodes/*.wrl`.
 from __future__ import annotations
 
 from engine.world.schema_devices import DEVICE_SOLIDS, DEVICE_TABLE
+from engine.world.schema_protos import PROTO_ROOT, PROTO_TABLE
 
 GEOMETRY = ("Box", "Sphere", "Capsule", "Cylinder", "Plane", "IndexedFaceSet",
             "ElevationGrid", "Mesh")
@@ -400,3 +401,7 @@ NODE_TABLE: list[tuple[str, tuple[str, ...], list[tuple]]] = [
     ]),
 ]
 NODE_TABLE += DEVICE_TABLE
+
+# built-in PROTO stand-ins (engine/world/schema_protos.py): interfaces, legal at the top level
+NODE_TABLE += PROTO_TABLE
+ROOT += PROTO_ROOT
