@@ -49,6 +49,7 @@ from app.viewport.overlay_drawers import (
 from app.viewport.overlays import Trails
 from app.viewport.scene import Light, RenderScene, build_scene
 from engine.sim.frame import Frame
+from engine.world.protos import world_node_of
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +248,9 @@ class ViewportRenderer:
     def solid_of_pick_color(self, rgba: Sequence[int]) -> Any:
         """The Solid Node whose index `paint_pick_ids` wrote as this RGBA, or None."""
         index = int(rgba[0]) | int(rgba[1]) << 8 | int(rgba[2]) << 16
-        return self.scene.solids[index - 1] if 0 < index <= len(self.scene.solids) else None
+        if not 0 < index <= len(self.scene.solids):
+            return None
+        return world_node_of(self.scene.solids[index - 1])  # a stand-in's PROTO instance
 
     def _paint(self) -> None:
         cam = self.camera

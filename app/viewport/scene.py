@@ -20,6 +20,7 @@ from app.viewport.geometry_meshes import MeshKey, mesh_for
 from app.viewport.transforms import pose_matrix
 from engine.sim.poses import axis_angle_to_matrix
 from engine.world.depth import deep_recursion
+from engine.world.protos import expanded
 
 __all__ = ["DEFAULT_COLOR", "Light", "MeshKey", "RenderScene", "SceneBuilder", "SceneItem",
            "appearance_color", "build_scene", "node_transform"]
@@ -122,6 +123,7 @@ class SceneBuilder:
         n = _node(n)
         if n is None or getattr(n, "is_opaque", False):
             return
+        n = expanded(n)  # a PROTO stand-in draws the nodes it stands for
         t = n.type_name
         if n.is_a("Solid"):
             self._solid(n, solid, M)
@@ -186,6 +188,7 @@ class SceneBuilder:
             n = _node(n)
             if getattr(n, "is_opaque", False):
                 continue
+            n = expanded(n)
             if n.type_name == "Viewpoint" and sc.viewpoint is None:
                 sc.viewpoint = n
             elif n.type_name == "Background":
