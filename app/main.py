@@ -2,11 +2,13 @@
 
 - ``odeon`` (no argument): opens the desktop app on resources/worlds/default.wbt;
 - ``odeon run WORLD [--duration S] [--stepper step|quickstep]
-  [--contacts default|robust] [--log CSV] [--force] [--no-plugin]``: runs a
-  world headless (``--contacts`` overrides the world's contact model) (with its WorldInfo.physics
-  plugin unless ``--no-plugin``), streams console lines to stdout and
-  optionally writes body trajectories to a CSV file (never over the world
-  file; over an existing file only with ``--force``);
+  [--contacts default|robust] [--log CSV] [--force] [--no-plugin]
+  [--no-controllers]``: runs a world headless (``--contacts`` overrides the
+  world's contact model) with its WorldInfo.physics plugin unless
+  ``--no-plugin`` and its robots' controllers unless ``--no-controllers``,
+  streams console lines to stdout and optionally writes body trajectories to
+  a CSV file (never over the world file; over an existing file only with
+  ``--force``);
 - ``odeon batch WORLD --samples N --duration S --sample PATH=uniform(a,b) ...
   --return PATH ... --out results.parquet|.csv [--plot hist.png] [--seed K]
   [--scheduler tcp://HOST:PORT | --workers K] [--sim-step S] [--sim-dt S]``:
@@ -60,6 +62,8 @@ def _run_parser() -> argparse.ArgumentParser:
                         help="let --log replace an existing file (never the world file)")
     parser.add_argument("--no-plugin", action="store_true",
                         help="run without the world's physics plugin (WorldInfo.physics)")
+    parser.add_argument("--no-controllers", action="store_true",
+                        help="run without the robots' controllers (Robot.controller)")
     return parser
 
 
@@ -97,6 +101,7 @@ def _run(argv: list[str]) -> int:
         with watch_compiles(_say_compiling_once()):
             return run_headless(args.world, args.duration, sys.stdout, stepper=args.stepper,
                                 log_path=args.log, plugin=not args.no_plugin,
+                                controllers=not args.no_controllers,
                                 contacts=args.contacts)
     except (OSError, WorldError, BuildError) as exc:
         print(f"odeon run: {exc}", file=sys.stderr)

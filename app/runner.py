@@ -46,6 +46,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from app.thread_priority import lower_current_thread_priority
+from engine.controllers import ControllerHost
 from engine.plugins import PluginHost
 from engine.sim import Simulation
 from engine.sim.baseline import format_as_edited
@@ -83,11 +84,16 @@ class EngineRunner:
     """
 
     def __init__(self, world_path: str, *, bundled_dir=None, env: dict | None = None,
-                 start: bool = True, load_plugin: bool = True) -> None:
+                 start: bool = True, load_plugin: bool = True,
+                 run_controllers: bool | None = None) -> None:
         self.world_path = str(world_path)
         self.sim = Simulation(self.world_path)
         self.sim.record_contact_feedback = True
         self.host = PluginHost(self.sim, bundled_dir=bundled_dir, env=env)
+        #: the robots' controllers (started in the engine thread, after the plugin)
+        self.robots = ControllerHost(self.sim, env=env, to_plugin=self.host.deliver_from_robot,
+                                     from_plugin=self.host.take_for_robots)
+        self.robots.interrupted = self._wanted_elsewhere
         self._console_listeners: list[ConsoleListener] = []
         self._error_listeners: list[Callable[[Any], None]] = []
         self._state_listeners: list[Callable[[str], None]] = []
@@ -106,6 +112,9 @@ class EngineRunner:
         self._thread = threading.Thread(target=self._loop, name="odeon-engine", daemon=True)
         if load_plugin:  # False: the user did not trust the world's folder (app.trust)
             self._post(self._do(self.host.load_world_plugin))  # in the engine thread
+        # controllers are code from the world's folder too: they run when the plugin may
+        if load_plugin if run_controllers is None else run_controllers:
+            self._post(self._do(self.robots.start))
         if start:
             self._thread.start()
 
@@ -146,16 +155,45 @@ class EngineRunner:
         self._post(self._do_step_once)
 
     def reset(self) -> None:
-        """Simulation reset (plugin cleanup, initial state, plugin init); the mode
-        is kept. An overrunning plugin callback is stopped first."""
+        """Simulation reset (plugin cleanup, initial state, plugin init) with the
+        controllers restarted (Webots' reset matrix); the mode is kept. An
+        overrunning plugin callback is stopped first."""
         self._stop_overrun()
-        self._post(self._do(self.host.reset))
+        self._post(self._do(self._reset_with_controllers))
 
     def reload_world(self) -> None:
-        """Fresh parse of the world file and a fresh import of its plugin (an
-        overrunning plugin callback is stopped first)."""
+        """Fresh parse of the world file, a fresh import of its plugin and new
+        controller processes (an overrunning plugin callback is stopped first)."""
         self._stop_overrun()
-        self._post(self._do(self.host.reload_world))
+        self._post(self._do(self._reload_with_controllers))
+
+    def restart_controller(self, robot_name: str | None = None) -> None:
+        """Stop and start again one robot's controller (every one: None): after
+        an edit, or when it is late."""
+        self._post(self._do(lambda: self.robots.restart(robot_name)))
+
+    def set_keys(self, keys: list[int]) -> None:
+        """The keys held in the 3D view now (codes as ``Keyboard.getKey`` gives them)."""
+        self.robots.keys = list(keys)
+
+    def _reset_with_controllers(self) -> None:
+        had = bool(self.robots.sessions)
+        self.robots.stop()
+        self.host.reset()
+        if had:
+            self.robots.start()
+
+    def _reload_with_controllers(self) -> None:
+        had = bool(self.robots.sessions)
+        self.robots.stop()
+        self.host.reload_world()
+        if had:
+            self.robots.start()
+
+    def _wanted_elsewhere(self) -> bool:
+        """True while commands wait (pause, reset, restart...) or the runner stops:
+        waiting for controllers gives way to them."""
+        return self._stopping or not self._commands.empty()
 
     def stop_plugin(self) -> bool:
         """Stop the plugin: the callback running now gets `PluginStopped` (a
@@ -293,6 +331,7 @@ class EngineRunner:
             self._post(self._raise_stop)
             self._thread.join(timeout)
         self._stopping = True
+        self.robots.stop()
         if not self._thread.is_alive():
             with self.host.lock:
                 self.host.close()
@@ -339,6 +378,7 @@ class EngineRunner:
         if mode == self._mode:
             return
         self._mode = mode
+        self.robots.mode = mode
         for fn in list(self._state_listeners):
             fn(mode)
 
@@ -401,6 +441,7 @@ class EngineRunner:
                 self._reanchor()
         self._gui_idle.wait(GUI_FIRST_WAIT)
         self.host.step()
+        self._supervisor_requests()
         if self.sim.paused:
             self._change_mode("paused")
             self._publish(force=True)
@@ -408,6 +449,23 @@ class EngineRunner:
         self._publish(force=self._mode == "realtime")
         if self._mode == "fast":
             time.sleep(0)  # let the GUI thread take the GIL between steps
+
+    def _supervisor_requests(self) -> None:
+        """Carry out what a Supervisor asked for in the last step: a mode, a
+        world reload, a quit (the app pauses and says so; it does not close)."""
+        robots = self.robots
+        if robots.requested_mode is not None:
+            mode, robots.requested_mode = robots.requested_mode, None
+            self._set_mode(mode)
+        if robots.reload_later:
+            robots.reload_later = False
+            self._reload_with_controllers()
+            self._after_change()
+        if robots.quit_status is not None:
+            status, robots.quit_status = robots.quit_status, None
+            self.sim.console.print("odeon", f"a supervisor asked to quit (status {status}): "
+                                            "the simulation is paused")
+            self._set_mode("paused")
 
     def _engine_error(self, exc: BaseException) -> None:
         text = f"engine error: {type(exc).__name__}: {exc}"

@@ -18,11 +18,14 @@ from __future__ import annotations
 import csv
 from typing import TextIO
 
+from engine.controllers import ControllerHost
 from engine.plugins import PluginHost
 from engine.sim.console import Console
 from engine.sim.poses import matrix_to_quaternion
 from engine.sim.simulation import Simulation
 
+#: Seconds a controller may stay silent in ``odeon run`` before it is stopped.
+CONTROLLER_TIMEOUT = 60.0
 CSV_HEADER = ("time_ms", "solid", "x", "y", "z", "qw", "qx", "qy", "qz")
 
 
@@ -50,10 +53,13 @@ def trajectory_rows(sim: Simulation) -> list[tuple]:
 
 def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str | None = None,
                  log_path: str | None = None, plugin: bool = True,
-                 contacts: str | None = None) -> int:
+                 contacts: str | None = None, controllers: bool = True,
+                 controller_timeout: float = CONTROLLER_TIMEOUT) -> int:
     """Run ``world_path`` for ``duration_s`` simulated seconds (with the world's
-    physics plugin unless ``plugin`` is False; ``contacts`` "default" or
-    "robust" overrides the world's contact model); 0 on success, 1 when the
+    physics plugin unless ``plugin`` is False, and its robots' controllers
+    unless ``controllers`` is False: a controller silent for
+    ``controller_timeout`` s is stopped; ``contacts`` "default" or "robust"
+    overrides the world's contact model); 0 on success, 1 when the
     simulation paused on an error (a plugin exception included)."""
     console = Console()
     console.add_listener(lambda source, text: out.write(f"[{source}] {text}\n"))
@@ -62,6 +68,13 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
     if plugin:
         host = PluginHost(sim)
         host.load_world_plugin()
+    robots = None
+    if controllers:
+        robots = ControllerHost(
+            sim, to_plugin=host.deliver_from_robot if host is not None else None,
+            from_plugin=host.take_for_robots if host is not None else None,
+            give_up_after=controller_timeout)
+        robots.start()
     writer = None
     handle = None
     try:
@@ -76,7 +89,13 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
                 break
             if writer is not None:
                 writer.writerows(trajectory_rows(sim))
+            if robots is not None and robots.quit_status is not None:
+                out.write(f"[odeon] a supervisor ended the simulation (status "
+                          f"{robots.quit_status})\n")
+                break
     finally:
+        if robots is not None:
+            robots.stop()
         if handle is not None:
             handle.close()
         if host is not None:

@@ -1,0 +1,249 @@
+"""A robot's devices on the simulation side: found in the robot's subtree,
+numbered (``tag``), described to the controller, commanded and sampled.
+
+`robot_devices` walks a Robot's nodes in declaration order (joint ``device``
+fields included, nested Robots excluded: they are robots of their own) and
+builds one `RobotDevice` per device node through `DEVICE_KINDS`, a registry
+from node type name to a `DeviceKind` (the static description the
+controller's object reads, the engine-side sampler, the command handlers).
+Samplers come from `engine.sim.sensors` (sensors) and `engine.sim.motors`
+(motors, position sensors, brakes); Emitters, Receivers, LEDs and Cameras
+are handled here and in `engine.controllers.radio`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.world import Node
+
+#: Joint kinds -> their device fields, in axis order.
+JOINT_DEVICE_FIELDS = {
+    "HingeJoint": ("device",),
+    "SliderJoint": ("device",),
+    "Hinge2Joint": ("device", "device2"),
+    "BallJoint": ("device", "device2", "device3"),
+}
+
+
+class Sampler:
+    """What the host needs from an engine-side sensor (see `engine.sim.sensors`)."""
+
+    def post_step(self, dt: float) -> None:  # pragma: no cover - protocol
+        """After every world step."""
+
+    def read(self):  # pragma: no cover - protocol
+        """The value now."""
+
+
+@dataclass
+class RobotDevice:
+    """One device of one robot.
+
+    ``tag`` is the device's number in its robot's list; ``info`` the static
+    description sent to the controller; ``sampler`` gives values when a
+    sample is due (None: the device measures nothing); ``handlers`` map a
+    command name to a function of the command's arguments; ``period_steps``
+    (0 = disabled) and ``next_sample`` (a world step count) schedule samples.
+    """
+
+    tag: int
+    node: Node
+    name: str
+    type_name: str
+    info: dict
+    sampler: Sampler | None = None
+    handlers: dict[str, Callable[..., None]] = field(default_factory=dict)
+    period_steps: int = 0
+    next_sample: int = 0
+    extra_values: Callable[[], dict] | None = None
+    #: what a device without a sampler keeps (an LED's value)
+    state: object = None
+
+
+@dataclass(frozen=True)
+class DeviceContext:
+    """What building a device needs: the simulation, a warning sink (the
+    robot's console), the device's noise seed and the radio."""
+
+    sim: object
+    warn: Callable[[str], None]
+    seed: int
+    radio: object
+    robot_name: str
+
+
+DeviceBuilder = Callable[[DeviceContext, RobotDevice], None]
+
+
+def _lookup_table(node: Node) -> list[float]:
+    return [float(v) for row in node.get("lookupTable") for v in row]
+
+
+def _output_range(node: Node) -> tuple[float, float]:
+    outputs = [float(row[1]) for row in node.get("lookupTable")]
+    return (min(outputs), max(outputs)) if outputs else (0.0, 0.0)
+
+
+def _sensor_sampler(ctx: DeviceContext, device: RobotDevice) -> None:
+    from engine.sim.sensors import SENSOR_TYPES
+    factory = SENSOR_TYPES.get(device.type_name)
+    if factory is not None:
+        device.sampler = factory(ctx.sim, device.node, ctx.seed)
+
+
+def _distance_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
+    node = device.node
+    kinds = {"generic": 0, "infra-red": 1, "infrared": 1, "sonar": 2, "laser": 3}
+    low, high = _output_range(node)
+    device.info.update(lookup_table=_lookup_table(node), min_value=low, max_value=high,
+                       aperture=float(node.get("aperture")),
+                       kind=kinds.get(str(node.get("type")).lower(), 2))
+    _sensor_sampler(ctx, device)
+
+
+def _touch_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
+    kinds = {"bumper": 0, "force": 1, "force-3d": 2}
+    kind = kinds.get(str(device.node.get("type")), 0)
+    device.info.update(lookup_table=_lookup_table(device.node), kind=kind,
+                       components=3 if kind == 2 else 0)
+    _sensor_sampler(ctx, device)
+
+
+def _vector_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
+    if "lookupTable" in device.node.field_names():
+        device.info["lookup_table"] = _lookup_table(device.node)
+    device.info["components"] = 3
+    _sensor_sampler(ctx, device)
+
+
+def _gps(ctx: DeviceContext, device: RobotDevice) -> None:
+    _vector_sensor(ctx, device)
+    sampler = device.sampler
+    speed = getattr(sampler, "speed", None)
+    speed_vector = getattr(sampler, "speed_vector", None)
+    if speed is not None and speed_vector is not None:
+        tag = device.tag
+        device.extra_values = lambda: {(tag, "speed"): speed(),
+                                       (tag, "speed_vector"): list(speed_vector())}
+
+
+def _inertial_unit(ctx: DeviceContext, device: RobotDevice) -> None:
+    device.info.update(components=4, noise=float(device.node.get("noise")))
+    _sensor_sampler(ctx, device)
+
+
+def _motor(ctx: DeviceContext, device: RobotDevice) -> None:
+    from engine.controllers.motor_commands import attach_motor
+    attach_motor(ctx, device)
+
+
+def _joint_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
+    from engine.controllers.motor_commands import attach_joint_device
+    attach_joint_device(ctx, device)
+
+
+def _emitter(ctx: DeviceContext, device: RobotDevice) -> None:
+    node = device.node
+    device.info.update(channel=int(node.get("channel")), range=float(node.get("range")),
+                       max_range=float(node.get("maxRange")),
+                       buffer_size=int(node.get("bufferSize")),
+                       allowed_channels=[int(c) for c in node.get("allowedChannels")])
+    ctx.radio.add_emitter(device, ctx.robot_name)
+
+
+def _receiver(ctx: DeviceContext, device: RobotDevice) -> None:
+    node = device.node
+    device.info.update(channel=int(node.get("channel")),
+                       allowed_channels=[int(c) for c in node.get("allowedChannels")])
+    ctx.radio.add_receiver(device, ctx.robot_name)
+
+
+class LEDState:
+    """The value an LED was last set to (shown by the app)."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def set(self, value: int) -> None:
+        self.value = int(value)
+
+
+def _led(ctx: DeviceContext, device: RobotDevice) -> None:
+    state = LEDState()
+    device.handlers["set"] = state.set
+    device.state = state
+
+
+def _camera(ctx: DeviceContext, device: RobotDevice) -> None:
+    node = device.node
+    device.info.update(width=int(node.get("width")), height=int(node.get("height")),
+                       fov=float(node.get("fieldOfView")), near=float(node.get("near")),
+                       far=float(node.get("far")))
+    from engine.controllers.cameras import CameraSampler
+    device.sampler = CameraSampler(device, ctx.robot_name)
+
+
+#: Device node type -> what builds its description, sampler and commands.
+DEVICE_KINDS: dict[str, DeviceBuilder] = {
+    "Accelerometer": _vector_sensor, "Brake": _joint_sensor, "Camera": _camera,
+    "Compass": _vector_sensor, "DistanceSensor": _distance_sensor, "Emitter": _emitter,
+    "GPS": _gps, "Gyro": _vector_sensor, "InertialUnit": _inertial_unit, "LED": _led,
+    "LinearMotor": _motor, "PositionSensor": _joint_sensor, "Receiver": _receiver,
+    "RotationalMotor": _motor, "TouchSensor": _touch_sensor,
+}
+
+
+def _device_nodes(node: Node, out: list[Node], top: bool = True) -> None:
+    """Device nodes under ``node`` in declaration order, not entering nested Robots."""
+    if node.is_use or node.is_opaque:
+        return
+    if not top and node.type_name in DEVICE_KINDS:
+        out.append(node)
+    if not top and node.is_a("Robot"):
+        return
+    for _name, _index, child in node.child_nodes():
+        _device_nodes(child, out, top=False)
+
+
+def robot_devices(ctx_for: Callable[[int], DeviceContext], robot: Node) -> list[RobotDevice]:
+    """The devices of ``robot``, tags 0..n-1 in declaration order; ``ctx_for(tag)``
+    gives each one's build context."""
+    nodes: list[Node] = []
+    _device_nodes(robot, nodes)
+    devices = []
+    for tag, node in enumerate(nodes):
+        name = str(node.get("name"))
+        device = RobotDevice(tag, node, name, node.type_name,
+                             {"tag": tag, "name": name, "type": node.type_name,
+                              "model": str(node.get("model"))
+                              if "model" in node.field_names() else ""})
+        DEVICE_KINDS[node.type_name](ctx_for(tag), device)
+        devices.append(device)
+    _link_joint_siblings(devices)
+    return devices
+
+
+def _link_joint_siblings(devices: list[RobotDevice]) -> None:
+    """A motor, position sensor and brake in the same device field know each
+    other's names (``getPositionSensor``, ``getMotor``, ``getBrake``)."""
+    keys = {"RotationalMotor": "motor", "LinearMotor": "motor",
+            "PositionSensor": "position_sensor", "Brake": "brake"}
+    groups: dict[tuple[int, str | None], list[RobotDevice]] = {}
+    for device in devices:
+        if device.type_name in keys and device.node.parent is not None:
+            groups.setdefault((id(device.node.parent), device.node.parent_field),
+                              []).append(device)
+    for group in groups.values():
+        for device in group:
+            for other in group:
+                if other is not device:
+                    device.info[keys[other.type_name]] = other.name
+
+
+def missing_value(device: RobotDevice):
+    """NaN, or a list of NaN for a multi-component device."""
+    components = device.info.get("components", 0)
+    return [math.nan] * components if components else math.nan

@@ -1,0 +1,161 @@
+"""One controller process: started, talked to over two pipes, stopped.
+
+The process runs ``python -u <name>.py <controllerArgs>`` in the controller's
+folder with Odeon's `controller` package first on ``PYTHONPATH`` and, as
+Webots sets them, ``WEBOTS_ROBOT_NAME`` and ``PYTHONIOENCODING=UTF-8``.
+Messages go over two pipes whose descriptors are passed in
+``ODEON_CONTROLLER_FDS``; stdout and stderr are read line by line by two
+threads and kept until the host prints them (in robot order, between steps).
+
+No orphans: the controller side exits when its pipe closes or its parent
+process changes (a watchdog thread in the `controller` package), so closing
+the world, killing the app or a crash leaves no process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.controllers.runtime.controller._wire import (
+    ConnectionClosed,
+    FrameReader,
+    write_frame,
+)
+
+#: The folder holding the `controller` package controllers import.
+RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+#: Seconds a controller gets to exit after its last answer before it is killed (Webots: 1 s).
+EXIT_GRACE = 1.0
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    """A line a controller printed: ``stream`` is "stdout" or "stderr"."""
+
+    stream: str
+    text: str
+
+
+class ControllerProcess:
+    """A running controller program (see module docstring)."""
+
+    def __init__(self, source: Path, args: Sequence[str], robot_name: str,
+                 extra_env: dict | None = None) -> None:
+        self.source = Path(source)
+        to_child_read, to_child_write = os.pipe()
+        from_child_read, from_child_write = os.pipe()
+        env = dict(os.environ)
+        env.update(extra_env or {})
+        path = env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = str(RUNTIME_DIR) + (os.pathsep + path if path else "")
+        env["ODEON_CONTROLLER_FDS"] = f"{to_child_read},{from_child_write}"
+        env["WEBOTS_ROBOT_NAME"] = robot_name
+        env["PYTHONIOENCODING"] = "UTF-8"
+        env["PYTHONUNBUFFERED"] = "1"
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-u", str(self.source), *args], cwd=str(self.source.parent),
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, pass_fds=(to_child_read, from_child_write))
+        finally:
+            os.close(to_child_read)
+            os.close(from_child_write)
+        self._write_fd = to_child_write
+        self.read_fd = from_child_read
+        self._reader = FrameReader()
+        self._output: deque[OutputLine] = deque()
+        self._readers = [threading.Thread(target=self._pump, args=(stream, name), daemon=True)
+                         for stream, name in ((self.popen.stdout, "stdout"),
+                                              (self.popen.stderr, "stderr"))]
+        for thread in self._readers:
+            thread.start()
+        self.closed = False
+
+    # ------------------------------------------------------------ messages
+    def send(self, message: dict) -> bool:
+        """Write one message; False when the process is gone."""
+        if self.closed:
+            return False
+        try:
+            write_frame(self._write_fd, message)
+            return True
+        except OSError:
+            return False
+
+    def poll_message(self, timeout: float) -> object | None:
+        """The next message, waiting at most ``timeout`` s (0: do not wait);
+        None when nothing came. `ConnectionClosed` when the process closed
+        its end (exited)."""
+        message = self._reader.next_message()
+        if message is not None:
+            return message
+        if self.closed:
+            raise ConnectionClosed("controller closed")
+        ready, _, _ = select.select([self.read_fd], [], [], timeout)
+        if not ready:
+            return None
+        self.feed()
+        return self._reader.next_message()
+
+    def feed(self) -> None:
+        """Read what the pipe holds now (call when select says it is readable)."""
+        data = os.read(self.read_fd, 1 << 16)
+        if not data:
+            raise ConnectionClosed("controller closed")
+        self._reader.feed(data)
+
+    def pending_message(self) -> object | None:
+        """A whole message already read, or None."""
+        return self._reader.next_message()
+
+    # -------------------------------------------------------------- output
+    def _pump(self, stream, name: str) -> None:
+        for raw in iter(stream.readline, b""):
+            self._output.append(OutputLine(name, raw.decode("utf-8", "replace").rstrip("\n")))
+        stream.close()
+
+    def take_output(self) -> list[OutputLine]:
+        """Lines printed since the last call, in order per stream."""
+        out = []
+        while self._output:
+            out.append(self._output.popleft())
+        return out
+
+    def wait_output(self, timeout: float = 1.0) -> None:
+        """Wait until both output streams are read to the end (process exited)."""
+        for thread in self._readers:
+            thread.join(timeout)
+
+    # ------------------------------------------------------------ life cycle
+    @property
+    def exit_status(self) -> int | None:
+        """The exit status, or None while running."""
+        return self.popen.poll()
+
+    def close_pipes(self) -> None:
+        """Close our ends: the controller's next ``step`` exits it."""
+        if not self.closed:
+            self.closed = True
+            for fd in (self._write_fd, self.read_fd):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+    def stop(self, grace: float = EXIT_GRACE) -> int | None:
+        """Close the pipes, give the controller ``grace`` s to exit, then kill
+        it. Returns its exit status."""
+        self.close_pipes()
+        try:
+            return self.popen.wait(max(grace, 0.0))
+        except subprocess.TimeoutExpired:
+            self.popen.kill()
+            return self.popen.wait()
