@@ -249,13 +249,20 @@ def _visit(v: _Visit, solids: list, joint_sites: list) -> list[_Visit]:
     return []
 
 
+#: Solid types never merged into their parent's body when they have Physics: Webots
+#: gives a TouchSensor its own body on a fixed joint whose feedback is the force read
+#: (engine/sim/sensors/touch.py)
+OWN_BODY_TYPES = ("TouchSensor",)
+
+
 def _assign_owners(solids: list[SolidRecord], warn) -> None:
     """Decide which body carries each Solid (docs/webots-behaviour.md, "Implicit merging")."""
     for rec in solids:
         p = rec.parent
         inherited = p.owner if p is not None else None
         if rec.has_physics:
-            if inherited is not None and not rec.via_joint:
+            own = rec.node.type_name in OWN_BODY_TYPES
+            if inherited is not None and not rec.via_joint and not own:
                 if not p.has_physics:
                     warn(f"{rec.label}: a Solid between two Solids with Physics must have "
                          f"Physics ({p.label}); merged into its ancestor's body")
@@ -302,6 +309,13 @@ def _create_body(model: Model, rec: SolidRecord, warn) -> None:
         # a physics Solid under Solids without Physics is fixed to the static world
         j = ode.dJointCreateFixed(model.ode_world, None)
         ode.dJointAttach(j, body, None)
+        ode.dJointSetFixed(j)
+        model.fixed_joints.append(j)
+    elif rec.parent is not None and not rec.via_joint:
+        # an unmerged Solid (OWN_BODY_TYPES) is fixed to its parent's body, attached as
+        # (parent, own) like Webots' TouchSensor
+        j = ode.dJointCreateFixed(model.ode_world, None)
+        ode.dJointAttach(j, rec.parent.ode_body, body)
         ode.dJointSetFixed(j)
         model.fixed_joints.append(j)
 
