@@ -122,12 +122,12 @@ def _vector_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
 def _gps(ctx: DeviceContext, device: RobotDevice) -> None:
     _vector_sensor(ctx, device)
     sampler = device.sampler
-    speed = getattr(sampler, "speed", None)
-    speed_vector = getattr(sampler, "speed_vector", None)
-    if speed is not None and speed_vector is not None:
+    if sampler is not None:
         tag = device.tag
-        device.extra_values = lambda: {(tag, "speed"): speed(),
-                                       (tag, "speed_vector"): list(speed_vector())}
+        # the speed of the position just read (the sampler updates both in read())
+        device.extra_values = lambda: {
+            (tag, "speed"): float(sampler.speed),
+            (tag, "speed_vector"): [float(v) for v in sampler.speed_vector]}
 
 
 def _inertial_unit(ctx: DeviceContext, device: RobotDevice) -> None:
