@@ -29,6 +29,7 @@ from engine.ode.kernels.detlinalg import dot, matmul
 from engine.sim.poses import axis_angle_to_matrix, matrix_to_axis_angle
 from engine.world.model import World
 from engine.world.node import Node
+from engine.world.protos import expanded
 
 #: Joint node type -> its JointParameters fields, one per axis, in axis order.
 JOINT_AXIS_FIELDS: dict[str, tuple[str, ...]] = {
@@ -103,6 +104,7 @@ def body_name(node: Node) -> str:
 
 
 def _is_body(node: Node) -> bool:
+    node = expanded(node)  # a PROTO stand-in (RectangleArena...) is what it expands to
     fields = node.field_names()
     return ("physics" in fields and node.get("physics") is not None) or (
         "boundingObject" in fields and node.get("boundingObject") is not None)

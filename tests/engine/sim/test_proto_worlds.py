@@ -38,6 +38,9 @@ def test_solid_box_dropped_in_an_arena_rests_at_half_its_size() -> None:
     # resting on the floor plane z = 0: the centre at size/2 (less ODE's soft-contact sink)
     assert z == pytest.approx(SIZE / 2, abs=1e-3)
     assert (x, y) == pytest.approx((0.0, 0.0), abs=1e-9)
+    # the instance's own fields follow its body (what the scene tree and a supervisor read)
+    instance = sim.world.find_solid_by_def("BOX")
+    assert instance.get("translation") == pytest.approx((x, y, z), abs=1e-12)
 
 
 def test_def_lookup_finds_the_solid_box_body_only_with_physics() -> None:
