@@ -180,7 +180,7 @@ class ControllerHost:
         every running session's devices, keeping their processes and sampling
         periods (Supervisor.simulationReset keeps controllers running)."""
         self.radio = Radio(self._frame_of, self.sim.dt, self._robot_warning)
-        self.count = 0
+        previous_count, self.count = self.count, 0
         for index, session in enumerate(self.sessions):
             if not session.running:
                 continue
@@ -191,7 +191,7 @@ class ControllerHost:
                 device.period_steps = periods.get(device.tag, 0)
                 device.next_sample = device.period_steps
             if session.state == WAITING:
-                session.due_step = min(session.due_step, 1)
+                session.due_step = max(session.due_step - previous_count, 1)
 
     def restart_later(self, robot_name: str) -> None:
         """Restart a controller before the next step (Node.restartController)."""
@@ -263,13 +263,13 @@ class ControllerHost:
             self.radio.from_plugin(self.from_plugin())
         for session in live:
             self._sample(session, count)
-        for session in live:
-            if session.state == WAITING and session.due_step <= count:
-                self._send_answer(session)
-        if self.reset_later:
+        due = [s for s in live if s.state == WAITING and s.due_step <= count]
+        if self.reset_later:  # Supervisor.simulationReset: at the end of this step
             self.reset_later = False
             self.sim.reset()
             self.rebind()
+        for session in due:
+            self._send_answer(session)
 
     # ---------------------------------------------------------------- serving
     def _serve_async(self) -> None:
