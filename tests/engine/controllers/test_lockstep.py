@@ -164,3 +164,50 @@ def test_a_silent_controller_is_reported_late_and_can_be_restarted(run_world):
     assert "is late" in run.text("arm")
     run.robots.restart("arm")
     assert run.robots.status()["arm"] in ("starting", "computing", "waiting")
+
+
+def test_keyboard_keys_reach_an_enabled_keyboard(run_world):
+    run = run_world(arm(), {"probe": """
+        import json
+        from controller import Robot, Keyboard
+        r = Robot()
+        kb = r.getKeyboard()
+        disabled = kb.getKey()
+        kb.enable(16)
+        r.step(16)
+        keys = []
+        key = kb.getKey()
+        while key != -1:
+            keys.append(key)
+            key = kb.getKey()
+        print("RESULT " + json.dumps([disabled, keys, Keyboard.UP]), flush=True)
+        while r.step(16) != -1:
+            pass
+    """})
+    run.robots.keys = [ord("A"), 315, 0x20000 + ord("B")]
+    run.step(3)
+    assert run.results("arm") == [[-1, [65, 315, 0x20000 + 66], 315]]
+
+
+def test_custom_data_and_the_battery(run_world):
+    world = arm().replace('controllerArgs ["alpha", "beta"]',
+                          'customData "start" battery [100, 100, 0] cpuConsumption 10')
+    run = run_world(world, {"probe": """
+        import json
+        from controller import Robot
+        r = Robot()
+        r.batterySensorEnable(16)
+        before = r.getCustomData()
+        r.setCustomData("changed")
+        for k in range(10):
+            r.step(16)
+        print("RESULT " + json.dumps([before, r.getCustomData(), r.batterySensorGetValue()]),
+              flush=True)
+        while r.step(16) != -1:
+            pass
+    """})
+    run.step(12)
+    before, after, energy = run.results("arm")[0]
+    assert (before, after) == ("start", "changed")
+    assert run.sim.world.nodes[-1].get("customData") == "changed"
+    assert energy == pytest.approx(100.0 - 10.0 * 0.16)     # 10 W for 160 ms
