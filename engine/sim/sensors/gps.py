@@ -51,10 +51,15 @@ class GPSDevice:
 
     def post_step(self, dt: float) -> None:
         """Count the time since the last read [s]."""
+        if self.site.restarted():
+            self._previous, self._elapsed = None, 0.0
+            return
         self._elapsed += dt
 
     def read(self) -> list[float]:
         """getValues: the position [m] (3,); `speed` and `speed_vector` updated too."""
+        if self.site.restarted():
+            self._previous, self._elapsed = None, 0.0
         t = self.site.frame().t
         position = t + self.reference
         if self.accuracy != 0.0:

@@ -98,15 +98,22 @@ class AccelerometerDevice:
     def _point_velocity(self) -> np.ndarray | None:
         return self.site.point_velocity(self.site.frame().t)
 
+    def _restart(self) -> None:
+        """Start again from the velocity now (after a reset or rebuild)."""
+        self._velocity, self._elapsed, self._last = self._point_velocity(), 0.0, nan3()
+
     def post_step(self, dt: float) -> None:
         """Count the time since the last read [s]."""
+        if self.site.restarted():
+            self._restart()  # the velocity after this step is the new reference
+            return
         self._elapsed += dt
 
     def read(self) -> list[float]:
         """getValues: (a - g) [m/s²] (3,) in the device frame, a the device point's
         mean acceleration since the previous read."""
-        if self.site.rebuilt:
-            self._velocity, self._elapsed = self._point_velocity(), 0.0
+        if self.site.restarted():
+            self._restart()
         v = self._point_velocity()
         if v is None:
             return nan3()

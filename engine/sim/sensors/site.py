@@ -4,7 +4,8 @@ frame, body and velocities (shared by the sensor devices).
 A device that is a Solid has its own `SolidRecord`; it is usually carried by
 its parent's (merged) body with a constant offset (engine/sim/builder.py), so
 its world frame is the body frame times that offset. The record is looked up
-again after the simulation rebuilt its model (`current`).
+again after the simulation rebuilt its model (`current`); `restarted` tells a
+device keeping state between reads that the simulation was reset or rebuilt.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class DeviceSite:
         self._model = None
         self._rec: SolidRecord | None = None
         self.current()
+        self._seen_model = self._model
+        self._seen_ms = sim.time_ms
 
     def current(self) -> SolidRecord:
         """The node's record in the simulation's current model (ValueError when
@@ -42,10 +45,13 @@ class DeviceSite:
             self._model, self._rec = model, rec
         return self._rec
 
-    @property
-    def rebuilt(self) -> bool:
-        """True when the simulation built a new model since the last `current`."""
-        return self.sim.model is not self._model
+    def restarted(self) -> bool:
+        """True when the simulation was rebuilt or went back in time (reset, loaded
+        state) since the previous call: per-read state must start again."""
+        sim = self.sim
+        back = sim.model is not self._seen_model or sim.time_ms < self._seen_ms
+        self._seen_model, self._seen_ms = sim.model, sim.time_ms
+        return back
 
     def frame(self) -> Frame:
         """The device's world frame now (R (3, 3), t (3,) m)."""

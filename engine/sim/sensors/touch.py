@@ -55,7 +55,11 @@ class TouchSensorDevice:
 
     def post_step(self, dt: float) -> None:
         """Remember a contact of the sensor's geoms in this step (bumper)."""
-        if self.kind != "bumper" or self._touched:
+        if self.kind != "bumper":
+            return
+        if self.site.restarted():
+            self._touched = False
+        if self._touched:
             return
         rec = self.site.current()
         arrays = self.site.sim.contact_arrays()
@@ -87,8 +91,8 @@ class TouchSensorDevice:
     def parent_force(self) -> np.ndarray | None:
         """The force [N] (3,) the sensor's fixed joint applied to the parent in the
         last step (world frame), or None when the sensor has no such joint."""
-        if self.site.rebuilt or self._joint_model is None:
-            self._attach()
+        if self._joint_model is not self.site.sim.model:
+            self._attach()  # the simulation built a new model
         if self._feedback is None:
             return None
         fb = self._feedback

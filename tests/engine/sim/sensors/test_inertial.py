@@ -136,3 +136,15 @@ def test_accelerometer_without_physics_reads_nan() -> None:
     a = device(sim, "Accelerometer", "a")
     run(sim, [a], 2)
     assert all(math.isnan(v) for v in a.read())
+
+
+def test_accelerometer_starts_again_after_a_reset() -> None:
+    sim = make_sim("Robot { translation 0 0 10 children [ Accelerometer { name \"a\" } ] "
+                   "physics Physics { } boundingObject Sphere { radius 0.1 } }")
+    a = device(sim, "Accelerometer", "a")
+    run(sim, [a], 20)
+    assert a.read() == pytest.approx([0.0, 0.0, 0.0], abs=1e-9)
+    # back at rest at t = 0: the velocity before the reset must not count
+    sim.reset()
+    run(sim, [a], 5)
+    assert a.read() == pytest.approx([0.0, 0.0, 0.0], abs=1e-9)
