@@ -227,13 +227,18 @@ class ControllerHost:
             self._flush_output()
 
     def _wait_any(self, sessions: list[Session]) -> None:
-        """Serve the sessions that sent something, waiting at most `POLL` s."""
+        """Serve the sessions that sent something (requests or output), waiting
+        at most `POLL` s."""
         by_fd = {s.process.read_fd: s for s in sessions if not s.process.closed}
+        output = {fd: s for s in sessions for fd in s.process.output_fds}
         try:
-            readable, _, _ = select.select(list(by_fd), [], [], POLL)
+            readable, _, _ = select.select([*by_fd, *output], [], [], POLL)
         except (OSError, ValueError):
             readable = list(by_fd)
         for fd in readable:
+            if fd in output:
+                output[fd].process.drain_output(fd)
+                continue
             session = by_fd[fd]
             try:
                 session.process.feed()
@@ -290,6 +295,8 @@ class ControllerHost:
             self._end(session, report=True)
 
     def _handle(self, session: Session, message: dict) -> None:
+        # what the controller printed before this message is in its pipes already
+        session.process.drain_output()
         op = message.get("op")
         if op == "init":
             session.process.send(self._config(session))
@@ -432,7 +439,6 @@ class ControllerHost:
             return
         session.state = ENDED
         status = session.process.stop(grace)
-        session.process.wait_output()
         self._print_output(session)
         if report:
             text = (f'INFO: controller "{session.program.name}" exited successfully.'

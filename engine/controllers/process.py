@@ -4,8 +4,10 @@ The process runs ``python -u <name>.py <controllerArgs>`` in the controller's
 folder with Odeon's `controller` package first on ``PYTHONPATH`` and, as
 Webots sets them, ``WEBOTS_ROBOT_NAME`` and ``PYTHONIOENCODING=UTF-8``.
 Messages go over two pipes whose descriptors are passed in
-``ODEON_CONTROLLER_FDS``; stdout and stderr are read line by line by two
-threads and kept until the host prints them (in robot order, between steps).
+``ODEON_CONTROLLER_FDS``; stdout and stderr are pipes read without blocking
+by the host's own loop (`drain_output`), and always before a request is
+handled: what a controller printed before calling ``step`` is printed
+before that step runs, whatever the machine's load.
 
 No orphans: the controller side exits when its pipe closes or its parent
 process changes (a watchdog thread in the `controller` package), so closing
@@ -18,8 +20,7 @@ import os
 import select
 import subprocess
 import sys
-import threading
-from collections import deque
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +72,13 @@ class ControllerProcess:
         self._write_fd = to_child_write
         self.read_fd = from_child_read
         self._reader = FrameReader()
-        self._output: deque[OutputLine] = deque()
-        self._readers = [threading.Thread(target=self._pump, args=(stream, name), daemon=True)
-                         for stream, name in ((self.popen.stdout, "stdout"),
-                                              (self.popen.stderr, "stderr"))]
-        for thread in self._readers:
-            thread.start()
+        self._output: list[OutputLine] = []
+        #: output pipe descriptor -> (stream name, bytes of an unfinished line)
+        self._streams: dict[int, tuple[str, bytearray]] = {}
+        for stream, name in ((self.popen.stdout, "stdout"), (self.popen.stderr, "stderr")):
+            fd = stream.fileno()
+            os.set_blocking(fd, False)
+            self._streams[fd] = (name, bytearray())
         self.closed = False
 
     # ------------------------------------------------------------ messages
@@ -117,22 +119,53 @@ class ControllerProcess:
         return self._reader.next_message()
 
     # -------------------------------------------------------------- output
-    def _pump(self, stream, name: str) -> None:
-        for raw in iter(stream.readline, b""):
-            self._output.append(OutputLine(name, raw.decode("utf-8", "replace").rstrip("\n")))
-        stream.close()
+    @property
+    def output_fds(self) -> list[int]:
+        """The stdout and stderr pipes still open (for ``select``)."""
+        return list(self._streams)
+
+    def drain_output(self, fd: int | None = None) -> None:
+        """Read what stdout and stderr (or only ``fd``) hold now, without blocking,
+        into whole lines; a pipe at its end is closed."""
+        for stream_fd in ([fd] if fd is not None else list(self._streams)):
+            entry = self._streams.get(stream_fd)
+            if entry is None:
+                continue
+            name, partial = entry
+            while True:
+                try:
+                    data = os.read(stream_fd, 1 << 16)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    data = b""
+                if not data:
+                    self._finish_stream(stream_fd)
+                    break
+                partial += data
+                *lines, rest = partial.split(b"\n")
+                for raw in lines:
+                    self._output.append(OutputLine(name, raw.decode("utf-8", "replace")))
+                partial[:] = rest
+
+    def _finish_stream(self, fd: int) -> None:
+        """The stream reached its end: keep its last unfinished line (`stop` closes it)."""
+        name, partial = self._streams.pop(fd)
+        if partial:
+            self._output.append(OutputLine(name, partial.decode("utf-8", "replace")))
 
     def take_output(self) -> list[OutputLine]:
-        """Lines printed since the last call, in order per stream."""
-        out = []
-        while self._output:
-            out.append(self._output.popleft())
+        """Lines read since the last call, in order per stream."""
+        out, self._output = self._output, []
         return out
 
-    def wait_output(self, timeout: float = 1.0) -> None:
-        """Wait until both output streams are read to the end (process exited)."""
-        for thread in self._readers:
-            thread.join(timeout)
+    def drain_to_end(self, timeout: float = 1.0) -> None:
+        """Read both output streams to their end (the process has exited)."""
+        end = time.monotonic() + timeout
+        while self._streams and time.monotonic() < end:
+            ready, _, _ = select.select(list(self._streams), [], [], 0.05)
+            for fd in ready:
+                self.drain_output(fd)
 
     # ------------------------------------------------------------ life cycle
     @property
@@ -159,3 +192,8 @@ class ControllerProcess:
         except subprocess.TimeoutExpired:
             self.popen.kill()
             return self.popen.wait()
+        finally:
+            self.drain_to_end()
+            self._streams.clear()
+            for stream in (self.popen.stdout, self.popen.stderr):
+                stream.close()
