@@ -462,8 +462,10 @@ def _world_save(q, s, filename=None):
     return True
 
 
-def _urdf(q, s, prefix: str):
-    raise QueryError("wb_robot_get_urdf() is not available in Odeon")
+def _not_available(function: str) -> Callable[..., Any]:
+    def handler(q, s, *args):
+        raise QueryError(f"{function}() is not available in Odeon (docs/controllers.md)")
+    return handler
 
 
 #: Webots' own node types (a type outside this set is a PROTO instance).
@@ -496,5 +498,9 @@ QUERIES: dict[str, Callable[..., Any]] = {
     "simulation_reset_physics": _simulation_reset_physics,
     "simulation_set_mode": _simulation_set_mode, "simulation_get_mode": _simulation_get_mode,
     "simulation_quit": _simulation_quit, "world_reload": _world_reload,
-    "world_save": _world_save, "urdf": _urdf,
+    "world_save": _world_save, "urdf": _not_available("wb_robot_get_urdf"),
+    "save_state": _not_available("wb_supervisor_node_save_state"),
+    "load_state": _not_available("wb_supervisor_node_load_state"),
+    "set_joint_position": _not_available("wb_supervisor_node_set_joint_position"),
+    "static_balance": _not_available("wb_supervisor_node_get_static_balance"),
 }
