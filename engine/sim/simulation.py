@@ -52,6 +52,7 @@ from engine.sim.frame import (
     colliding_solids,
     contact_set,
 )
+from engine.sim.motors import MotorSet
 from engine.sim.poses import Frame as Transform
 from engine.sim.poses import matrices_to_axis_angles, solid_world_poses
 from engine.sim.robust_actuators import build_actuators
@@ -127,6 +128,8 @@ class Simulation:
         self.steps = 0
         self._handler = ContactHandler(self.model, self.contact_group, self.console.warn)
         self._setup_contact_model()
+        #: the motors, brakes and joint positions, run as Webots runs them (engine.sim.motors)
+        self.motors = MotorSet(self)
         #: what reset returns to and save writes: loaded values + user edits
         self.baseline = Baseline.capture(self.world)
         self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
@@ -290,6 +293,7 @@ class Simulation:
 
     def _step(self, dt: float) -> bool:
         _call(self.before_step)
+        self.motors.pre_step(dt)
         for joint in self.model.joints:
             if joint.explicit_springs:
                 joint.apply_spring()
@@ -307,6 +311,7 @@ class Simulation:
             _call(self.after_collide)
             world_step(w, dt)
             self._handler.capture_forces()
+        self.motors.post_step(dt)
         _call(self.after_step)
         self.plugin_contacts = (_plugin_contact_points(self.model, self.plugin_contact_group)
                                 if self.record_contact_feedback else [])
@@ -483,6 +488,7 @@ class Simulation:
         else:
             self.load_state(self._initial_state)
             self.baseline.restore()
+            self.motors.reset()
         self.steps = 0
         self.plugin_contacts = []
         self._handler.contacts = []
