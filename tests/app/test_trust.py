@@ -38,7 +38,7 @@ def make_project(tmp_path: Path, name: str = "proj") -> Path:
     worlds = tmp_path / name / "worlds"
     worlds.mkdir(parents=True)
     world = worlds / "w.wbt"
-    world.write_text(DEFAULT_WORLD.read_text().replace('"flying_robot"', '"probe"'))
+    world.write_text(DEFAULT_WORLD.read_text().replace('physics "flying_robot"', 'physics "probe"'))
     plugin = tmp_path / name / "plugins" / "physics" / "probe"
     plugin.mkdir(parents=True)
     (plugin / "probe.py").write_text(PROBE)

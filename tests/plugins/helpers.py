@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from engine import ode
+from engine.controllers import ControllerHost
 from engine.plugins import PluginHost
 from engine.sim import Simulation
 from engine.world import World, read_world
@@ -35,6 +39,38 @@ def start(source: str | World, plugin: bool = True) -> tuple[Simulation, PluginH
     return sim, host
 
 
+@dataclass
+class Run:
+    """A running bundled world: its Simulation, its plugin's host (None without
+    the plugin) and its controllers' host (None without controllers)."""
+
+    sim: Simulation
+    host: PluginHost | None
+    robots: ControllerHost | None
+
+
+@contextmanager
+def running(source: str | World, plugin: bool = True,
+            controllers: bool = True) -> Iterator[Run]:
+    """`start` plus the robots' controllers (the bundled ``controllers/``), wired
+    to the plugin as the app does; everything is stopped on exit."""
+    sim, host = start(source, plugin)
+    robots = None
+    if controllers:
+        robots = ControllerHost(
+            sim, env={}, give_up_after=30.0,
+            to_plugin=host.deliver_from_robot if host is not None else None,
+            from_plugin=host.take_for_robots if host is not None else None)
+        robots.start()
+    try:
+        yield Run(sim, host, robots)
+    finally:
+        if robots is not None:
+            robots.stop()
+        if host is not None:
+            host.close()
+
+
 def step(sim: Simulation, host: PluginHost | None) -> None:
     """One step (through the host when there is one); fails on a pause."""
     assert (host.step() if host is not None else sim.step()), sim.pause_message
@@ -54,6 +90,13 @@ def position(sim: Simulation, def_name: str) -> np.ndarray:
 def physics_lines(sim: Simulation) -> list[str]:
     """The plugin's console output."""
     return [t for s, t in sim.console.lines if s == "physics"]
+
+
+def controller_lines(sim: Simulation, robot: str) -> list[str]:
+    """What the controller of robot ``robot`` printed (without its ``[robot]`` prefix)."""
+    prefix = f"[{robot}] "
+    return [t[len(prefix):] for s, t in sim.console.lines
+            if s == f"controller:{robot}" and t.startswith(prefix)]
 
 
 def errors(sim: Simulation) -> list[str]:

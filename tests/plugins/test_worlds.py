@@ -17,6 +17,7 @@ from tests.plugins.helpers import (
     physics_lines,
     position,
     run_until,
+    running,
     start,
 )
 
@@ -36,6 +37,7 @@ def test_world_loads_and_runs_5_s_with_odeon_run(name: str, capsys) -> None:
                              r"\(step(, robust contacts)?\)", out[-1])
     assert simulated and 5.0 <= float(simulated.group(1)) < 5.02  # whole steps
     assert not [line for line in out if line.startswith("[plugin-error]")]
+    assert not [line for line in out if line.startswith("[controller:") and "ERROR" in line]
     assert any(line.startswith(f"[physics] {expected_plugin}: ") for line in out)
 
 
@@ -51,12 +53,18 @@ def test_sample_plugin_is_documented_and_complete(name: str) -> None:
 
 
 def test_default_world_runs_2_s_without_pause_or_plugin_error(monkeypatch) -> None:
-    sim, host = start("default")
-    assert host.name == "flying_robot"
-    run_until(sim, host, 2.0)
-    assert sim.steps == 125 and not sim.paused and host.running
-    assert errors(sim) == [] and host.errors == []
-    assert physics_lines(sim) == ["flying_robot: robot ready, 4 feet, take-off at 1 s"]
-    assert position(sim, "ROBOT")[2] > 0.3  # it took off
-    gl = install_fake_gl(monkeypatch)
-    assert host.draw(1, None) and len(gl.vertices("GL_LINES")) == 2  # the ray
+    with running("default") as run:  # the plugin and the robot's controller
+        sim, host = run.sim, run.host
+        assert host.name == "flying_robot"
+        assert [s.program.name for s in run.robots.sessions] == ["flying_robot"]
+        run_until(sim, host, 2.0)
+        assert sim.steps == 125 and not sim.paused and host.running
+        assert errors(sim) == [] and host.errors == []
+        assert physics_lines(sim) == [
+            "flying_robot: robot ready, 4 feet, waiting for its controller's commands"]
+        assert position(sim, "ROBOT")[2] > 0.3  # it took off on its controller's commands
+        assert run.robots.late() == []
+        gl = install_fake_gl(monkeypatch)
+        assert host.draw(1, None) and len(gl.vertices("GL_LINES")) == 2  # the ray
+    assert not [t for s, t in sim.console.lines
+                if s.startswith("controller:") and ("ERROR" in t or "Traceback" in t)]

@@ -4,20 +4,30 @@ World: resources/worlds/flying_robot.wbt (also the default world). The idea
 comes from Webots' "flying mybot" sample (projects/samples/howto/physics);
 this is our own Python version, Z up.
 
+The work is split as in Webots' sample: the robot's controller
+(controllers/flying_robot) decides the flight plan (take-off time, hover
+height, cruise speed, when and how fast to turn) and sends one command per
+step through its Emitter; this plugin does the physics and the sensing.
+
 What it shows:
 
-- **Forces from** ``webots_physics_step``: the robot (DEF ROBOT, 1 kg) has no
-  motors. After ``TAKE_OFF_TIME`` the plugin lifts it with ``dBodyAddForce``:
-  weight compensation plus a PD controller on the height of its centre of mass
-  (``HOVER_HEIGHT``), torques that keep it level, a forward speed controller
-  and a yaw-rate controller to steer.
+- **Commands from a controller**: ``webots_physics_step`` reads the commands
+  with ``dWebotsReceive`` (channel 0) and keeps the latest one. Format
+  ``COMMAND_FORMAT`` = ``"<3d"``: target height of the centre of mass [m],
+  forward speed [m/s], yaw rate [rad/s]. No command yet: no force at all,
+  the robot (DEF ROBOT, 1 kg, no motors) rests on its feet.
+- **Forces from** ``webots_physics_step``: with a command, ``dBodyAddForce``
+  cancels the weight and adds a PD controller on the height, torques keep the
+  body level, a speed controller drives it along its heading and a yaw-rate
+  controller steers.
 - **A ray made by the plugin** (``dCreateRay``) pointing ahead of the robot as
   an obstacle detector. Geoms a plugin creates never get default contacts:
   ``webots_physics_collide`` sees the ray's pairs, reads the hit distance
-  (the ``depth`` of the ray's contact from ``dCollide``), prints when an
-  obstacle is closer than ``AVOID_DISTANCE`` (the robot then stops and turns
-  on the spot for at least ``TURN_TIME`` and until the way is clear) and
-  returns 1 for every ray pair.
+  (the ``depth`` of the ray's contact from ``dCollide``) and returns 1 for
+  every ray pair. Each step the plugin sends the nearest distance to the
+  robot's Receiver with ``dWebotsSend(DISTANCE_CHANNEL = 1, ...)``, format
+  ``DISTANCE_FORMAT`` = ``"<d"`` [m], ``inf`` when nothing is within
+  ``RAY_LENGTH``; the controller decides what to do about it.
 - **Custom contacts** between the robot's feet (the spheres of its Group
   boundingObject) and the floor (DEF FLOOR): collide makes the contact joints
   itself in ``dWebotsGetContactJointGroup()`` with its own surface (grippy
@@ -26,48 +36,54 @@ What it shows:
 - **Drawing**: ``webots_physics_draw`` draws the ray as a yellow line (up to
   the obstacle when it sees one) with legacy OpenGL in pass 1.
 
-The hover height is a constant. A robot controller could change it by
-sending one float64 (``struct.pack("<d", height)``) on channel 0: the plugin
-reads it with ``dWebotsReceive`` (Odeon does not run controllers yet; tests
-use ``PluginHost.deliver_from_robot``).
+Timing: a command the controller sent after step k is read here in step k+1;
+the distance sent in step k is read by the controller right after step k.
 """
 
 # ruff: noqa: F405  (the ODE and dWebots* names come from the star import below)
 
 import math
 import struct
-
-import numpy as np
+from dataclasses import dataclass
 
 from engine.plugins.physics import *  # noqa: F403  (the flat ODE API and dWebots*)
 
-HOVER_HEIGHT = 0.5       # [m] target height of the robot's centre of mass (floor at z = 0)
-TAKE_OFF_TIME = 1.0      # [s] the robot rests on its feet until then
 HEIGHT_KP = 16.0         # [1/s^2] height PD: acceleration per metre of error
 HEIGHT_KD = 8.0          # [1/s]   ... per m/s of vertical speed (critically damped)
 LEVEL_KP = 60.0          # [1/s^2] angular acceleration per radian of tilt
 LEVEL_KD = 15.0          # [1/s]   ... per rad/s of roll/pitch rate
-CRUISE_SPEED = 0.3       # [m/s] forward speed when the way is clear
 SPEED_GAIN = 2.0         # [1/s] horizontal speed controller
-TURN_RATE = 1.5          # [rad/s] yaw rate while avoiding an obstacle
 YAW_GAIN = 5.0           # [1/s] yaw-rate controller
 RAY_LENGTH = 1.0         # [m] range of the obstacle detector
 RAY_OFFSET = 0.11        # [m] the ray starts this far ahead of the centre of mass
-AVOID_DISTANCE = 0.6     # [m] obstacles closer than this make the robot turn
-TURN_TIME = 1.0          # [s] shortest turn (about 86 degrees at TURN_RATE)
 FOOT_MU = 2.0            # friction of the feet on the floor (Odeon's default is 1)
 FOOT_BOUNCE = 0.7        # restitution of the feet (Odeon's default is 0.5)
 FOOT_BOUNCE_VEL = 0.1    # [m/s] slower impacts do not bounce
 FOOT_SOFT_CFM = 1e-4
 FOOT_SOFT_ERP = 0.2
 
+COMMAND_FORMAT = "<3d"   # from the controller, channel 0: height [m], speed [m/s], yaw rate [rad/s]
+COMMAND_SIZE = struct.calcsize(COMMAND_FORMAT)
+DISTANCE_FORMAT = "<d"   # to the controller's Receiver: ray distance [m], inf = nothing
+DISTANCE_CHANNEL = 1
+
+
+@dataclass(frozen=True)
+class Command:
+    """The controller's latest wish: target height of the centre of mass [m],
+    forward speed along the heading [m/s], yaw rate [rad/s]."""
+
+    height: float
+    speed: float
+    yaw_rate: float
+
+
 # Handles and state, (re)set in webots_physics_init.
 body = robot_geom = floor = ray = None
 feet = []                    # the robot's foot geoms (spheres of its boundingObject)
-target_height = HOVER_HEIGHT
+command = None               # the latest Command (None: none yet, no forces)
 obstacle_distance = None     # [m] what the ray saw in this step's collision pass (None: nothing)
 foot_contacts = 0            # contact joints made between feet and floor in this step
-turn_until = None            # [s] while turning away from an obstacle: earliest end of the turn
 ray_segment = None           # (start, end) of the ray for drawing, world coordinates
 _nearest = None              # collected during the collision pass
 _made = 0
@@ -75,13 +91,13 @@ _made = 0
 
 def webots_physics_init():
     """Look up the robot and the floor, find the feet, create the ray."""
-    global body, robot_geom, floor, ray, feet, target_height, obstacle_distance
-    global foot_contacts, turn_until, ray_segment, _nearest, _made
+    global body, robot_geom, floor, ray, feet, command, obstacle_distance
+    global foot_contacts, ray_segment, _nearest, _made
     body = dWebotsGetBodyFromDEF("ROBOT")
     robot_geom = dWebotsGetGeomFromDEF("ROBOT")
     floor = dWebotsGetGeomFromDEF("FLOOR")
-    target_height, obstacle_distance, foot_contacts = HOVER_HEIGHT, None, 0
-    turn_until, ray_segment, _nearest, _made = None, None, None, 0
+    command, obstacle_distance, foot_contacts = None, None, 0
+    ray_segment, _nearest, _made = None, None, 0
     feet, ray = [], None
     if body is None or robot_geom is None:
         dWebotsConsolePrintf("no DEF ROBOT Solid with physics and a boundingObject: "
@@ -96,7 +112,8 @@ def webots_physics_init():
     ray = dCreateRay(dGeomGetSpace(robot_geom), RAY_LENGTH)
     dGeomSetDynamicFlag(ray)
     _place_ray()
-    dWebotsConsolePrintf("robot ready, %d feet, take-off at %g s", len(feet), TAKE_OFF_TIME)
+    dWebotsConsolePrintf("robot ready, %d feet, waiting for its controller's commands",
+                         len(feet))
 
 
 def webots_physics_collide(g1, g2):
@@ -147,30 +164,32 @@ def _foot_contacts(foot, floor_geom):
 
 
 def webots_physics_step():
-    """Read this step's collision results, then add the flight forces."""
-    global obstacle_distance, foot_contacts, turn_until, target_height, _nearest, _made
+    """Read this step's collision results and commands, report the distance,
+    then add the flight forces."""
+    global obstacle_distance, foot_contacts, command, _nearest, _made
     if body is None:
         return
     obstacle_distance, foot_contacts = _nearest, _made
     _nearest, _made = None, 0
-    data = dWebotsReceive()
-    if data is not None and len(data) >= 8:  # the last float64 sent is the new target
-        target_height = struct.unpack_from("<d", data, len(data) - 8)[0]
-        dWebotsConsolePrintf("new hover height: %.3f m", target_height)
-    t = dWebotsGetTime() / 1000.0
-    close = obstacle_distance is not None and obstacle_distance < AVOID_DISTANCE
-    if close and turn_until is None:
-        dWebotsConsolePrintf("Obstacle detected at a distance of %.3f m after %.2f s",
-                             obstacle_distance, t)
-        turn_until = t + TURN_TIME
-    elif turn_until is not None and t >= turn_until and not close:
-        turn_until = None  # turned enough and the way is clear: cruise again
-    if t < TAKE_OFF_TIME:
-        return
-    _fly(turn_until is not None)
+    command = _latest_command(dWebotsReceive(), command)
+    seen = obstacle_distance if obstacle_distance is not None else math.inf
+    dWebotsSend(DISTANCE_CHANNEL, struct.pack(DISTANCE_FORMAT, seen))
+    if command is not None:
+        _fly(command)
 
 
-def _fly(avoiding):
+def _latest_command(data, previous):
+    """The last whole command in this step's channel-0 bytes (``previous`` when none)."""
+    if data is None:
+        return previous
+    if len(data) % COMMAND_SIZE != 0:
+        dWebotsConsolePrintf("ignored %d bytes on channel 0: commands are %d bytes (%s)",
+                             len(data), COMMAND_SIZE, COMMAND_FORMAT)
+        return previous
+    return Command(*struct.unpack_from(COMMAND_FORMAT, data, len(data) - COMMAND_SIZE))
+
+
+def _fly(wish):
     """Weight compensation, height PD, levelling, speed and yaw-rate control."""
     dBodyEnable(body)  # a body auto-disabled while resting on its feet ignores forces
     m = dBodyGetMass(body)
@@ -180,22 +199,21 @@ def _fly(avoiding):
     omega = dBodyGetAngularVel(body)
     g = -dWorldGetGravity(dBodyGetWorld(body))[2]
     # Vertical: F = m (g + kp (z* - z) - kd vz)
-    lift = mass * (g + HEIGHT_KP * (target_height - pos[2]) - HEIGHT_KD * vel[2])
-    # Horizontal: drive the velocity toward CRUISE_SPEED along the heading (0 when avoiding).
+    lift = mass * (g + HEIGHT_KP * (wish.height - pos[2]) - HEIGHT_KD * vel[2])
+    # Horizontal: drive the velocity toward the wished speed along the heading.
     heading = _heading()
-    speed = 0.0 if avoiding else CRUISE_SPEED
-    fx = mass * SPEED_GAIN * (speed * heading[0] - vel[0])
-    fy = mass * SPEED_GAIN * (speed * heading[1] - vel[1])
+    fx = mass * SPEED_GAIN * (wish.speed * heading[0] - vel[0])
+    fy = mass * SPEED_GAIN * (wish.speed * heading[1] - vel[1])
     dBodyAddForce(body, fx, fy, lift)
-    # Level: turn the body's up axis toward world +z (torque along up x z), damp roll/pitch.
+    # Level: turn the body's up axis u toward world +z with a torque along
+    # u x z = (u_y, -u_x, 0), and damp the roll/pitch rates.
     up = dBodyVectorToWorld(body, 0.0, 0.0, 1.0)
-    tilt = np.cross(up, (0.0, 0.0, 1.0))
+    tilt_x, tilt_y = float(up[1]), -float(up[0])
     i_xy, i_z = inertia[0], inertia[10]
-    yaw_rate = TURN_RATE if avoiding else 0.0
     dBodyAddTorque(body,
-                   i_xy * (LEVEL_KP * tilt[0] - LEVEL_KD * omega[0]),
-                   i_xy * (LEVEL_KP * tilt[1] - LEVEL_KD * omega[1]),
-                   i_z * YAW_GAIN * (yaw_rate - omega[2]))
+                   i_xy * (LEVEL_KP * tilt_x - LEVEL_KD * omega[0]),
+                   i_xy * (LEVEL_KP * tilt_y - LEVEL_KD * omega[1]),
+                   i_z * YAW_GAIN * (wish.yaw_rate - omega[2]))
 
 
 def _heading():
