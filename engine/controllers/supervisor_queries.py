@@ -57,6 +57,10 @@ class SupervisorQueries:
             return handler(self, session, *args), []
         except QueryError as exc:
             return None, [str(exc)]
+        except TypeError as exc:  # wrong number of arguments from a controller
+            return None, [f"{name}: {exc}"]
+        except Exception as exc:  # noqa: BLE001 - a supervisor call must not stop the engine
+            return None, [f"{name} failed: {type(exc).__name__}: {exc}"]
 
     # ------------------------------------------------------------ numbering
     def id_of(self, node: Node | None) -> int | None:
