@@ -50,14 +50,6 @@ class LookupTable:
         """The largest input (a DistanceSensor's range) [input units]; 0 when empty."""
         return max(self.inputs, default=0.0)
 
-    @property
-    def min_output(self) -> float:
-        return min(self.outputs, default=0.0)
-
-    @property
-    def max_output(self) -> float:
-        return max(self.outputs, default=0.0)
-
     def interpolate(self, x: float) -> tuple[float, float]:
         """(output, noise sigma) at input ``x``: clamped to the end rows,
         linear in between. Not for an empty table."""

@@ -47,7 +47,6 @@ class TouchSensorDevice:
                                float(node.get("resolution")), rng_of(seed))
         self._touched = False
         self._joint_model = None
-        self._joint = None
         self._feedback: ode.dJointFeedback | None = None
         self._sensor_slot = 1
         if self.kind != "bumper":
@@ -104,14 +103,14 @@ class TouchSensorDevice:
         """Find the fixed joint holding the sensor's own body and switch its feedback on."""
         rec = self.site.current()
         self._joint_model = self.site.sim.model
-        self._joint, self._feedback = None, None
+        self._feedback = None
         body = rec.body if rec.owner is rec else None
         if body is None:
             return
         for j in self._joint_model.fixed_joints:
             for slot in (0, 1):
                 if ode.dJointGetBody(j, slot) is body:
-                    self._joint, self._sensor_slot = j, slot
+                    self._sensor_slot = slot
                     self._feedback = ode.dJointFeedback()
                     ode.dJointSetFeedback(j, self._feedback)
                     return
