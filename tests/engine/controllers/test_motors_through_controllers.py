@@ -166,3 +166,22 @@ while r.step(16) != -1:
     pass
 """, 15, axis="0 1 0", gravity="")[0]
     assert out == ["nan", "nan"]        # Webots: feedback needs both sides with Physics
+
+
+def test_position_control_limited_by_the_available_torque(tmp_path):
+    torque = 0.2
+    out = run_drive(tmp_path, f"""
+m.setAvailableTorque({torque})
+m.setPosition(3.0)
+r.step(16)
+start = ps.getValue()
+for k in range(10):
+    r.step(16)
+print("RESULT " + json.dumps([start, ps.getValue()]), flush=True)
+while r.step(16) != -1:
+    pass
+""", 15)[0]
+    # the motor asks for 5 rad/s but can only give 0.2 N·m: it accelerates at τ / I
+    alpha, h, n = torque / INERTIA, 0.016, 10
+    expected = sum((alpha * h + alpha * h * k) * h for k in range(1, n + 1))
+    assert out[1] - out[0] == pytest.approx(expected, rel=1e-3)

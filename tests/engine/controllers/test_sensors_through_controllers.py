@@ -85,3 +85,52 @@ def test_sensor_values_reach_the_controller(tmp_path):
     assert out["speed"] == pytest.approx(0.0, abs=1e-3)
     assert out["gyro"] == pytest.approx([0.0, 0.0, 0.0], abs=1e-3)
     assert out["acc"] == pytest.approx([0.0, 0.0, 9.81], abs=1e-2)
+
+
+TOUCH_WORLD = """
+WorldInfo { basicTimeStep 8 }
+Solid { boundingObject Plane { size 10 10 } }
+Robot {
+  translation 0 0 0.3
+  name "scale"
+  controller "scale"
+  boundingObject Box { size 0.2 0.2 0.1 }
+  physics Physics { density -1 mass 2 }
+  children [
+    TouchSensor {
+      translation 0 0 -0.15
+      name "pad"
+      type "force-3d"
+      lookupTable []
+      boundingObject Box { size 0.4 0.4 0.1 }
+      physics Physics { density -1 mass 3 }
+    }
+  ]
+}
+"""
+
+SCALE = """
+import json
+from controller import Robot
+r = Robot()
+pad = r.getDevice("pad")
+pad.enable(8)
+for k in range(250):
+    r.step(8)
+print("RESULT " + json.dumps(pad.getValues()), flush=True)
+while r.step(8) != -1:
+    pass
+"""
+
+
+def test_touch_sensor_force_3d_under_a_resting_robot_weighs_it(tmp_path):
+    run = start(make_project(tmp_path, TOUCH_WORLD, {"scale": SCALE}))
+    try:
+        run.step(252)
+    finally:
+        run.stop()
+    fx, fy, fz = run.results("scale")[0]
+    # the 2 kg robot stands on its pad (as Webots' force3d_sensor sample): the pad
+    # measures the robot's weight along its z axis, its own 3 kg not counted
+    assert (fx, fy) == pytest.approx((0.0, 0.0), abs=1e-3)
+    assert abs(fz) == pytest.approx(2.0 * 9.81, rel=1e-2)
