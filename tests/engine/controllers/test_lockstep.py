@@ -4,6 +4,7 @@ NaN before the first sample, step(k·dt), -1 at the end, Webots' error style."""
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
@@ -211,3 +212,18 @@ def test_custom_data_and_the_battery(run_world):
     assert (before, after) == ("start", "changed")
     assert run.sim.world.nodes[-1].get("customData") == "changed"
     assert energy == pytest.approx(100.0 - 10.0 * 0.16)     # 10 W for 160 ms
+
+
+def test_an_asynchronous_controller_does_not_hold_the_simulation_back(run_world):
+    world = arm().replace('controllerArgs ["alpha", "beta"]', "synchronization FALSE")
+    run = run_world(world, {"probe": """
+        import time
+        from controller import Robot
+        r = Robot()
+        while r.step(16) != -1:
+            time.sleep(0.5)
+    """})
+    t0 = time.monotonic()
+    run.step(50)                       # 50 steps while the controller sleeps 0.5 s per step
+    assert time.monotonic() - t0 < 5.0
+    assert run.sim.steps == 50

@@ -19,7 +19,7 @@ Solid {
 }
 Robot {
   translation 0.2 0.1 0.1
-  rotation 0 0 1 %(yaw)r
+  rotation 0 0 1 YAW_VALUE
   name "probe"
   controller "probe"
   boundingObject Box { size 0.2 0.2 0.2 }
@@ -37,7 +37,7 @@ Robot {
     Accelerometer { name "acc" }
   ]
 }
-""" % {"yaw": YAW}
+""".replace("YAW_VALUE", repr(YAW))
 
 PROBE = """
 import json
