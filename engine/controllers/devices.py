@@ -4,8 +4,9 @@ numbered (``tag``), described to the controller, commanded and sampled.
 `robot_devices` walks a Robot's nodes in declaration order (joint ``device``
 fields included, nested Robots excluded: they are robots of their own) and
 builds one `RobotDevice` per device node through `DEVICE_KINDS`, a registry
-from node type name to a `DeviceKind` (the static description the
-controller's object reads, the engine-side sampler, the command handlers).
+from node type name to a `DeviceBuilder` that fills in the static
+description the controller's object reads, the engine-side sampler and the
+command handlers (`engine.controllers.device_records`).
 Samplers come from `engine.sim.sensors` (sensors) and `engine.sim.motors`
 (motors, position sensors, brakes); Emitters, Receivers, LEDs and Cameras
 are handled here and in `engine.controllers.radio`.
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from engine.controllers.cameras import CameraSampler
+from engine.controllers.device_records import DeviceBuilder, DeviceContext, RobotDevice
+from engine.controllers.motor_commands import attach_joint_device, attach_motor
 from engine.world import Node
 
 #: Joint kinds -> their device fields, in axis order.
@@ -26,56 +29,6 @@ JOINT_DEVICE_FIELDS = {
     "Hinge2Joint": ("device", "device2"),
     "BallJoint": ("device", "device2", "device3"),
 }
-
-
-class Sampler:
-    """What the host needs from an engine-side sensor (see `engine.sim.sensors`)."""
-
-    def post_step(self, dt: float) -> None:  # pragma: no cover - protocol
-        """After every world step."""
-
-    def read(self):  # pragma: no cover - protocol
-        """The value now."""
-
-
-@dataclass
-class RobotDevice:
-    """One device of one robot.
-
-    ``tag`` is the device's number in its robot's list; ``info`` the static
-    description sent to the controller; ``sampler`` gives values when a
-    sample is due (None: the device measures nothing); ``handlers`` map a
-    command name to a function of the command's arguments; ``period_steps``
-    (0 = disabled) and ``next_sample`` (a world step count) schedule samples.
-    """
-
-    tag: int
-    node: Node
-    name: str
-    type_name: str
-    info: dict
-    sampler: Sampler | None = None
-    handlers: dict[str, Callable[..., None]] = field(default_factory=dict)
-    period_steps: int = 0
-    next_sample: int = 0
-    extra_values: Callable[[], dict] | None = None
-    #: what a device without a sampler keeps (an LED's value)
-    state: object = None
-
-
-@dataclass(frozen=True)
-class DeviceContext:
-    """What building a device needs: the simulation, a warning sink (the
-    robot's console), the device's noise seed and the radio."""
-
-    sim: object
-    warn: Callable[[str], None]
-    seed: int
-    radio: object
-    robot_name: str
-
-
-DeviceBuilder = Callable[[DeviceContext, RobotDevice], None]
 
 
 def _lookup_table(node: Node) -> list[float]:
@@ -135,16 +88,6 @@ def _inertial_unit(ctx: DeviceContext, device: RobotDevice) -> None:
     _sensor_sampler(ctx, device)
 
 
-def _motor(ctx: DeviceContext, device: RobotDevice) -> None:
-    from engine.controllers.motor_commands import attach_motor
-    attach_motor(ctx, device)
-
-
-def _joint_sensor(ctx: DeviceContext, device: RobotDevice) -> None:
-    from engine.controllers.motor_commands import attach_joint_device
-    attach_joint_device(ctx, device)
-
-
 def _emitter(ctx: DeviceContext, device: RobotDevice) -> None:
     node = device.node
     device.info.update(channel=int(node.get("channel")), range=float(node.get("range")),
@@ -182,17 +125,16 @@ def _camera(ctx: DeviceContext, device: RobotDevice) -> None:
     device.info.update(width=int(node.get("width")), height=int(node.get("height")),
                        fov=float(node.get("fieldOfView")), near=float(node.get("near")),
                        far=float(node.get("far")))
-    from engine.controllers.cameras import CameraSampler
     device.sampler = CameraSampler(device, ctx.robot_name)
 
 
 #: Device node type -> what builds its description, sampler and commands.
 DEVICE_KINDS: dict[str, DeviceBuilder] = {
-    "Accelerometer": _vector_sensor, "Brake": _joint_sensor, "Camera": _camera,
+    "Accelerometer": _vector_sensor, "Brake": attach_joint_device, "Camera": _camera,
     "Compass": _vector_sensor, "DistanceSensor": _distance_sensor, "Emitter": _emitter,
     "GPS": _gps, "Gyro": _vector_sensor, "InertialUnit": _inertial_unit, "LED": _led,
-    "LinearMotor": _motor, "PositionSensor": _joint_sensor, "Receiver": _receiver,
-    "RotationalMotor": _motor, "TouchSensor": _touch_sensor,
+    "LinearMotor": attach_motor, "PositionSensor": attach_joint_device, "Receiver": _receiver,
+    "RotationalMotor": attach_motor, "TouchSensor": _touch_sensor,
 }
 
 

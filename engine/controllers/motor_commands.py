@@ -9,7 +9,7 @@ before the first step.
 
 from __future__ import annotations
 
-from engine.controllers.devices import DeviceContext, RobotDevice
+from engine.controllers.device_records import DeviceContext, RobotDevice
 from engine.sim.joint_devices import JOINT_DEVICE_TYPES
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.controllers.devices import RobotDevice
+from engine.controllers.device_records import RobotDevice
 
 #: Channel of the physics plugin.
 PLUGIN_CHANNEL = 0

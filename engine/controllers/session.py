@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine.controllers.devices import RobotDevice
+from engine.controllers.device_records import RobotDevice
 from engine.controllers.discovery import ControllerProgram
 from engine.controllers.process import ControllerProcess
 from engine.world import Node

@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import math
 
-from . import _errors
+from . import _current, _errors
 from .node_types import node_type_number
-
-
-def _robot():
-    from .robot import Robot
-    return Robot.created
 
 
 class Device:
@@ -25,7 +20,7 @@ class Device:
     as `Robot.getDevice` builds it."""
 
     def __init__(self, name, sampling_period=None, _built: bool = False) -> None:
-        robot = _robot()
+        robot = _current.robot()
         description = robot._description_of(name) if robot is not None else None
         if description is None:
             if robot is not None:

@@ -74,8 +74,7 @@ class Field:
             return None
         value = self._robot._query("field_get", self._node_id, self._name, index)
         if expected.endswith("Node"):
-            from .node import Node
-            return Node._of(self._robot, value)
+            return self._robot._node_of(value)
         return value
 
     def getSFBool(self):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import _errors
+from . import _current, _errors
 
 
 class Keyboard:
@@ -33,12 +33,8 @@ class Keyboard:
         if sampling_period is not None:
             self.enable(sampling_period)
 
-    def _robot(self):
-        from .robot import Robot
-        return Robot.created
-
     def enable(self, samplingPeriod: int) -> None:
-        robot = self._robot()
+        robot = _current.robot()
         self._period = int(samplingPeriod)
         if robot is not None:
             robot._queue_command(-3, "enable", (self._period,))
@@ -50,7 +46,7 @@ class Keyboard:
         return self._period
 
     def getKey(self) -> int:
-        robot = self._robot()
+        robot = _current.robot()
         if self._period <= 0:
             _errors.error("wb_keyboard_get_key() called for a disabled device! Please use: "
                           "wb_keyboard_enable().")

@@ -16,8 +16,11 @@ import math
 import os
 import sys
 
-from . import _errors
+from . import _current, _errors
 from ._connection import connect
+from .keyboard import Keyboard
+from .node import Node
+from .registry import device_class
 
 #: Battery sensor pseudo-device tag.
 BATTERY_TAG = -2
@@ -48,6 +51,7 @@ class Robot:
         if connection is None:
             sys.exit(1)
         Robot.created = self
+        _current.set_robot(self)
         self._connection = connection
         self._commands: list = []
         self._values: dict = {}
@@ -63,12 +67,10 @@ class Robot:
         self._descriptions = {d["name"]: d for d in config["devices"]}
         self._by_tag = {d["tag"]: d for d in config["devices"]}
         self._devices: dict = {}
-        from .registry import device_class
         for description in config["devices"]:
             cls = device_class(description["type"])
             if cls is not None:
                 self._devices[description["name"]] = cls(description["name"], _built=True)
-        from .keyboard import Keyboard
         self.keyboard = Keyboard()
 
     # ------------------------------------------------------------ stepping
@@ -122,6 +124,10 @@ class Robot:
         for line in answer.get("errors", ()):
             _errors.error(line)
         return answer.get("value")
+
+    def _node_of(self, number):
+        """A `Node` for a node number from the simulation (None stays None)."""
+        return None if number is None else Node(self, number)
 
     def _description_of(self, name):
         if isinstance(name, int):
