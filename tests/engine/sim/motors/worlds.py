@@ -21,7 +21,7 @@ INERTIA = MASS * ARM * ARM + 0.4 * MASS * RADIUS * RADIUS
 
 
 def hinge(device: str = "RotationalMotor { }", params: str = "", axis: str = "0 0 1",
-          info: str = "basicTimeStep 8", **kw):
+          info: str = "basicTimeStep 8 CFM 1e-10 physicsDisableTime 0", **kw):
     """A Simulation of the free hinge (module docstring) with ``device`` in its
     device field; ``axis`` "0 1 0" makes it a gravity arm (τ = m g d at 0)."""
     return make_sim(f"""
@@ -36,7 +36,8 @@ Robot {{ children [
 """, info, **kw)
 
 
-def slider(device: str = "LinearMotor { }", params: str = "", info: str = "basicTimeStep 8"):
+def slider(device: str = "LinearMotor { }", params: str = "",
+           info: str = "basicTimeStep 8 CFM 1e-10 physicsDisableTime 0"):
     """A Simulation of a 2 kg box on a vertical slider (axis z: gravity pulls it down)."""
     return make_sim(f"""
 Robot {{ children [
