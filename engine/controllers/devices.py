@@ -22,14 +22,6 @@ from engine.controllers.device_records import DeviceBuilder, DeviceContext, Robo
 from engine.controllers.motor_commands import attach_joint_device, attach_motor
 from engine.world import Node
 
-#: Joint kinds -> their device fields, in axis order.
-JOINT_DEVICE_FIELDS = {
-    "HingeJoint": ("device",),
-    "SliderJoint": ("device",),
-    "Hinge2Joint": ("device", "device2"),
-    "BallJoint": ("device", "device2", "device3"),
-}
-
 
 def _lookup_table(node: Node) -> list[float]:
     return [float(v) for row in node.get("lookupTable") for v in row]

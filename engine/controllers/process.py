@@ -114,10 +114,6 @@ class ControllerProcess:
             raise ConnectionClosed("controller closed")
         self._reader.feed(data)
 
-    def pending_message(self) -> object | None:
-        """A whole message already read, or None."""
-        return self._reader.next_message()
-
     # -------------------------------------------------------------- output
     @property
     def output_fds(self) -> list[int]:
@@ -168,11 +164,6 @@ class ControllerProcess:
                 self.drain_output(fd)
 
     # ------------------------------------------------------------ life cycle
-    @property
-    def exit_status(self) -> int | None:
-        """The exit status, or None while running."""
-        return self.popen.poll()
-
     def close_pipes(self) -> None:
         """Close our ends: the controller's next ``step`` exits it."""
         if not self.closed:

@@ -22,6 +22,7 @@ from engine.sim.edits import apply_edit
 from engine.sim.poses import Frame
 from engine.world import Node
 from engine.world.parser import parse_world
+from engine.world.protos import expanded
 from engine.world.writer import format_world
 
 ROOT_ID = 0
@@ -140,9 +141,24 @@ def _self(q, s):
 
 
 def _from_def(q, s, name: str, scope=None):
-    world = q.sim.world
-    node = world.find_by_def(name)
-    return q.id_of(node.target if node is not None and node.is_use else node)
+    """``getFromDef`` (scope None: the world's DEFs, dotted paths included) or
+    ``getFromProtoDef`` (a DEF inside the PROTO node ``scope``: its expansion)."""
+    if scope is None:
+        node = q.sim.world.find_by_def(name)
+        return q.id_of(node.target if node is not None and node.is_use else node)
+    return q.id_of(_find_def_below(expanded(q.node(scope)), name))
+
+
+def _find_def_below(node, name: str):
+    if node is None or node.is_use or node.is_opaque:
+        return None
+    if node.def_name == name:
+        return node
+    for _field_name, _index, child in node.child_nodes():
+        found = _find_def_below(child, name)
+        if found is not None:
+            return found
+    return None
 
 
 def _from_id(q, s, number: int):
