@@ -3,20 +3,25 @@
 
 One ``step()`` (``dt = basicTimeStep / 1000`` s):
 
-1. ``before_step()`` hook (controllers, motors, the plugin host clearing its
-   receive buffer), then explicit joint springs;
+0. ``robots.ready()`` (engine.controllers): the synchronous controllers'
+   requests are in (False: the wait was interrupted, no step);
+1. ``before_step()`` hook (the plugin host clearing its receive buffer),
+   ``robots.act(dt)`` (controllers' commands, Emitter packets), the motors'
+   control (`engine.sim.motors`), then explicit joint springs;
 2. ``before_collide()`` hook, then `dSpaceCollide` with ``collide_hook(g1, g2)``
    first for every candidate pair, default contacts otherwise;
 3. ``after_collide()`` hook (the plugin's webots_physics_step);
 4. the world step (``dWorldStep``, or ``dWorldQuickStep`` when
-   ``WorldInfo.stepper`` is "quickstep");
+   ``WorldInfo.stepper`` is "quickstep"), then the motors' position readback;
 5. ``after_step()`` hook (webots_physics_step_end: joint feedback of this
    step is readable);
 6. the contact joint groups are emptied, bodies are checked for NaN or
    runaway values (pause + message naming the Solid), poses are written back
-   into the Solid nodes' translation/rotation fields, time += basicTimeStep.
+   into the Solid nodes' translation/rotation fields, time += basicTimeStep,
+   then ``robots.answer(dt)`` (sensors sampled, due controllers answered).
 
-Hooks are plain attributes (None = nothing), set by the plugin host.
+Hooks are plain attributes (None = nothing), set by the plugin host and the
+controller host.
 
 Pause state is the simulation's own: `pause` (with the reason shown to the
 user) and `resume`; ``paused`` and ``pause_message`` are read-only.
@@ -73,6 +78,7 @@ from engine.world.odeon_settings import (
     with_solid_settings,
     write_odeon_settings,
 )
+from engine.world.protos import instance_of
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
 EXPLOSION_BOUND = 1e6
@@ -100,6 +106,10 @@ class Simulation:
         self.after_step: Hook = None
         self.before_reset: Hook = None
         self.after_reset: Hook = None
+        #: the robots' controllers (engine.controllers.ControllerHost) or None:
+        #: ``ready()`` before a step (False: no step), ``act(dt)`` after the
+        #: before_step hook, ``answer(dt)`` once the step is done
+        self.robots = None
         self.record_contact_feedback = False
         #: write the Solids' poses into their node fields after every step (the app
         #: shows them); a scripting caller that reads bodies sets it False
@@ -284,6 +294,8 @@ class Simulation:
         message naming the world file and, when found, the Solid at fault."""
         if self.paused:
             return False
+        if self.robots is not None and not self.robots.ready():
+            return False
         try:
             return self._step(self.dt if dt is None else float(dt))
         except STEP_FAILURES as exc:
@@ -293,6 +305,8 @@ class Simulation:
 
     def _step(self, dt: float) -> bool:
         _call(self.before_step)
+        if self.robots is not None:
+            self.robots.act(dt)
         self.motors.pre_step(dt)
         for joint in self.model.joints:
             if joint.explicit_springs:
@@ -326,6 +340,8 @@ class Simulation:
             self.write_poses()
         self.time_ms += self.basic_time_step if dt == self.dt else dt * 1000.0
         self.steps += 1
+        if self.robots is not None:
+            self.robots.answer(dt)
         return True
 
     def run(self, duration_s: float) -> int:
@@ -454,8 +470,14 @@ class Simulation:
         local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R))
         for k in np.flatnonzero(keep).tolist():
             node = moving[k].node
-            node.set("translation", tuple(local_t[k].tolist()))
-            node.set("rotation", tuple(local_rot[k].tolist()))
+            translation = tuple(local_t[k].tolist())
+            rotation = tuple(local_rot[k].tolist())
+            node.set("translation", translation)
+            node.set("rotation", rotation)
+            instance = instance_of(node)  # a PROTO stand-in's expansion: its instance too
+            if instance is not None:
+                instance.set("translation", translation)
+                instance.set("rotation", rotation)
 
     # -------------------------------------------------------- reset / state
     def save_state(self) -> snapshots.WorldState:
