@@ -13,7 +13,11 @@ with `ConsoleDock.append`. As in Webots, the text ``"\\f"`` clears the console.
   `ConsoleDock.open_location` ``(path, line)``; `ConsoleDock.append_error`
   shows a `engine.plugins.PluginError` record with its location as a link.
 * A filter combo box (All, Physics plugins, Errors, Warnings, Parsing, Odeon,
-  Others) hides the other lines; Clear empties the console.
+  Others, then All controllers and one "Robot 'name'" entry per robot with a
+  controller) hides the other lines; Clear empties the console. Controller
+  lines come with source ``controller:<robot>`` and text ``[<robot>] ...``;
+  the robot entries are set per world (`ConsoleDock.set_robots`) and a line
+  of a robot not listed yet adds its entry.
 * Floods: lines are queued and written in batches (at most every
   ``FLUSH_MS``); the view, the queue and the kept history are bounded by
   ``max_lines`` lines and ``max_chars`` characters (the newest are kept), and
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -45,10 +49,31 @@ from PySide6.QtWidgets import (
 
 from engine.sim.console import MAX_CHARS, MAX_LINE_CHARS, cut_line
 
-#: Filter names in combo-box order; each maps to a category tested by `_Entry.matches`.
-FILTERS = ("All", "Physics plugins", "Errors", "Warnings", "Parsing", "Odeon", "Others")
+#: Filter names in combo-box order; each maps to a category tested by `_Entry.matches`
+#: (the robots' filters follow them, see `robot_filter`).
+FILTERS = ("All", "Physics plugins", "Errors", "Warnings", "Parsing", "Odeon", "Others",
+           "All controllers")
 #: Sources with a filter of their own (everything else is "Others").
 _KNOWN_SOURCES = {"physics", "plugin-error", "parsing", "odeon"}
+#: Source prefix of controller lines: ``controller:<robot name>``.
+CONTROLLER_SOURCE = "controller:"
+
+
+def robot_filter(robot: str) -> str:
+    """The filter name of one robot's controller lines: ``Robot 'name'``."""
+    return f"Robot '{robot}'"
+
+
+def robot_of_source(source: str) -> str | None:
+    """The robot name of a controller line's source (None for other sources)."""
+    return source[len(CONTROLLER_SOURCE):] if source.startswith(CONTROLLER_SOURCE) else None
+
+
+def message_of(source: str, text: str) -> str:
+    """The line's message: a controller line's text without its ``[robot] `` prefix."""
+    robot = robot_of_source(source)
+    prefix = f"[{robot}] "
+    return text[len(prefix):] if robot is not None and text.startswith(prefix) else text
 #: Milliseconds between batched writes to the view.
 FLUSH_MS = 50
 
@@ -79,27 +104,37 @@ class _Entry:
 
     @property
     def is_error(self) -> bool:
-        return self.source == "plugin-error" or self.text.lstrip().startswith("ERROR")
+        return self.source == "plugin-error" or self._message.startswith("ERROR")
 
     @property
     def is_warning(self) -> bool:
-        return self.text.lstrip().startswith("WARNING")
+        return self._message.startswith("WARNING")
+
+    @property
+    def _message(self) -> str:
+        return message_of(self.source, self.text).lstrip()
 
     def matches(self, filter_name: str) -> bool:
-        """True when the line shows under filter ``filter_name`` (one of `FILTERS`)."""
-        if filter_name == "All":
-            return True
-        if filter_name == "Physics plugins":
-            return self.source in ("physics", "plugin-error")
-        if filter_name == "Errors":
-            return self.is_error
-        if filter_name == "Warnings":
-            return self.is_warning
-        if filter_name == "Parsing":
-            return self.source == "parsing"
-        if filter_name == "Odeon":
-            return self.source == "odeon"
-        return self.source not in _KNOWN_SOURCES
+        """True when the line shows under filter ``filter_name`` (one of `FILTERS`
+        or a `robot_filter`)."""
+        test = _FILTER_TESTS.get(filter_name)
+        if test is not None:
+            return test(self)
+        robot = robot_of_source(self.source)
+        return robot is not None and filter_name == robot_filter(robot)
+
+
+#: Filter name -> which lines it shows.
+_FILTER_TESTS: dict[str, Callable[[_Entry], bool]] = {
+    "All": lambda e: True,
+    "Physics plugins": lambda e: e.source in ("physics", "plugin-error"),
+    "Errors": lambda e: e.is_error,
+    "Warnings": lambda e: e.is_warning,
+    "Parsing": lambda e: e.source == "parsing",
+    "Odeon": lambda e: e.source == "odeon",
+    "Others": lambda e: e.source not in _KNOWN_SOURCES,
+    "All controllers": lambda e: robot_of_source(e.source) is not None,
+}
 
 
 def find_link(text: str) -> tuple[int, int, str, int] | None:
@@ -228,6 +263,9 @@ class ConsoleDock(QDockWidget):
         if text == "\f":
             self.clear()
             return
+        robot = robot_of_source(source)
+        if robot is not None:
+            self._add_robot(robot)
         for line in text.split("\n"):
             line = cut_line(line, self.max_line_chars)
             link = find_link(line) if self._linkable(source, line) else None
@@ -278,9 +316,33 @@ class ConsoleDock(QDockWidget):
         if self.dropped_lines:
             self.dropped_label.setText(f"({self.dropped_lines} older lines dropped)")
 
+    def filters(self) -> list[str]:
+        """The filter names offered, in combo-box order (robots' after `FILTERS`)."""
+        return [self.filter_combo.itemText(i) for i in range(self.filter_combo.count())]
+
+    def set_robots(self, robots: Iterable[str]) -> None:
+        """Offer one filter per robot (its controller's lines), replacing the former
+        robots' (another world); the current filter is kept when still offered."""
+        current = self._filter
+        self.filter_combo.blockSignals(True)
+        while self.filter_combo.count() > len(FILTERS):
+            self.filter_combo.removeItem(len(FILTERS))
+        for robot in robots:
+            self._add_robot(robot)
+        if current in self.filters():
+            self.filter_combo.setCurrentText(current)
+        self.filter_combo.blockSignals(False)
+        if current not in self.filters():
+            self.set_filter("All")
+
+    def _add_robot(self, robot: str) -> None:
+        name = robot_filter(robot)
+        if self.filter_combo.findText(name) < 0:
+            self.filter_combo.addItem(name)
+
     def set_filter(self, name: str) -> None:
-        """Show only the lines matching filter ``name`` (one of `FILTERS`)."""
-        if name not in FILTERS:
+        """Show only the lines matching filter ``name`` (one of `filters`)."""
+        if name not in FILTERS and self.filter_combo.findText(name) < 0:
             raise ValueError(f"unknown console filter '{name}'")
         self.flush()
         self._filter = name
@@ -332,7 +394,7 @@ class ConsoleDock(QDockWidget):
         menu.addSeparator()
         menu.addAction(self.clear_action)
         filters = menu.addMenu("Filter")
-        for name in FILTERS:
+        for name in self.filters():
             action = filters.addAction(name)
             action.setCheckable(True)
             action.setChecked(name == self._filter)
@@ -347,8 +409,8 @@ class ConsoleDock(QDockWidget):
 
     @staticmethod
     def _linkable(source: str, text: str) -> bool:
-        return source == "plugin-error" or "Traceback" in text or text.lstrip().startswith(
-            ("File ", "ERROR", "WARNING"))
+        return source == "plugin-error" or "Traceback" in text or message_of(
+            source, text).lstrip().startswith(("File ", "ERROR", "WARNING"))
 
     def _queue(self, entry: _Entry) -> None:
         self._pending.append(entry)

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from app.compile_progress import CompileProgress
 from app.console_dock import ConsoleDock
+from app.controllers_ui import ControllersUi
 from app.main_window_support import (
     EngineSink,
     RecentFiles,
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_menus()
         self.robust_ui = RobustContactsUi(self)  # contacts status label, View toggles
+        self.controllers_ui = ControllersUi(self)  # controller actions, late button, cameras
         self.viewport.solid_picked.connect(self._on_picked)
         self.tree.node_selected.connect(self._on_node_selected)
         self.tree.edit_plugin_requested.connect(self.edit_plugin)
@@ -288,6 +290,7 @@ class MainWindow(QMainWindow):
         self.bridge.frame_ready.connect(self._on_frame)
         self.bridge.console_line.connect(self.console.append)
         self.bridge.state_changed.connect(self.mode_label.setText)
+        self.controllers_ui.world_loaded(runner, self.bridge)
         self.console.append_lines(list(runner.sim.console.lines))
         self.untrusted = untrusted
         if untrusted is not None:
@@ -449,12 +452,17 @@ class MainWindow(QMainWindow):
         if self.editor is None:
             self.editor = PluginEditor(self)
             self.editor.setWindowFlag(Qt.WindowType.Window, True)
-            self.editor.saved.connect(lambda _path: self.reload_plugin())
+            self.editor.saved.connect(self._source_saved)
         if not self.editor.open_file(path, line):
             return False
         self.editor.show()
         self.editor.raise_()
         return True
+
+    def _source_saved(self, path: str) -> None:
+        """The editor saved ``path``: a robot's controller restarts, else the plugin reloads."""
+        if not self.controllers_ui.source_saved(path):
+            self.reload_plugin()
 
     def trust_and_load_plugin(self) -> bool:
         """Tools > Trust This Folder and Load Plugin: remember the world's folder
@@ -493,7 +501,7 @@ class MainWindow(QMainWindow):
         name, path, open_editor = result
         return self.use_new_plugin(name, str(path), open_editor)
 
-    def _save_into_own_project(self) -> bool:
+    def _save_into_own_project(self, title: str = "New Physics Plugin") -> bool:
         """A bundled (or unsaved) world is first saved as ``<chosen>/worlds/<name>``
         (Webots' project layout made in the chosen folder): nothing is written
         inside the installation. The user's own project is trusted."""
@@ -504,10 +512,10 @@ class MainWindow(QMainWindow):
         try:
             target = make_project(folder, name)
         except (OSError, PluginNameError) as exc:
-            self.show_error("New Physics Plugin", str(exc))
+            self.show_error(title, str(exc))
             return False
         if target.exists() and not self.confirm(
-                "New Physics Plugin", f"{target} exists. Replace it with this world?"):
+                title, f"{target} exists. Replace it with this world?"):
             return False
         if not self.save_as(target):
             return False
@@ -533,6 +541,7 @@ class MainWindow(QMainWindow):
         self.speed_label.setText(format_speed(frame.speed, frame.running))
         self.mode_label.setText(self.runner.state() if self.runner is not None else frame.mode)
         self.robust_ui.show_frame(frame)
+        self.controllers_ui.show_frame(frame)
         self._show_pause_message(frame.pause_message)
 
     def _show_pause_message(self, message: str) -> None:
@@ -547,7 +556,8 @@ class MainWindow(QMainWindow):
             bar.clearMessage()
         self._shown_pause_message = message
 
-    def _edit_applied(self, _edit, visual: bool) -> None:
+    def _edit_applied(self, edit, visual: bool) -> None:
+        self.controllers_ui.edit_applied(edit)
         if visual and self.runner is not None:
             self.viewport.set_world(self.runner.world, keep_camera=True)
         if self.runner is not None:
@@ -585,6 +595,7 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def _close_runner(self) -> None:
+        self.controllers_ui.world_closed()
         if self.bridge is not None:
             self.bridge.close()
             self.bridge.deleteLater()

@@ -13,6 +13,10 @@ inside Odeon's installation (decision 0017): a plugin folder there is
 refused, and the main window first saves a bundled (or unsaved) world into a
 project folder of the user's (`make_project`, Webots' layout ``worlds/`` and
 ``plugins/physics/``), as Webots copies a sample into the user's project.
+
+The wizard is written for a `ProgramKind` (what is made, where, from which
+template): `PLUGIN` here; app/new_controller_wizard.py makes robot
+controllers with the same dialog.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -49,6 +55,20 @@ class PluginNameError(ValueError):
     """A plugin name that cannot be used (the message says why)."""
 
 
+@dataclass(frozen=True)
+class ProgramKind:
+    """What a New ... wizard makes: ``noun`` ("plugin"), the dialog's ``title``
+    and ``intro``, the ``default_name``, the ``folder(project, name)`` of a new
+    one and the ``template`` its file is made from."""
+
+    noun: str
+    title: str
+    intro: str
+    default_name: str
+    folder: Callable[[Path, str], Path]
+    template: Path
+
+
 def project_of_world(world_path: str | os.PathLike) -> Path:
     """The project of a world file: ``<project>/worlds/x.wbt`` -> ``<project>``."""
     return Path(os.path.abspath(world_path)).parent.parent
@@ -59,21 +79,30 @@ def plugin_folder(project_dir: str | os.PathLike, name: str) -> Path:
     return Path(project_dir) / "plugins" / "physics" / name
 
 
-def name_problem(project_dir: str | os.PathLike | None, name: str) -> str | None:
-    """Why ``name`` cannot be used for a new plugin of ``project_dir``, or None."""
+PLUGIN = ProgramKind(
+    "plugin", "New Physics Plugin",
+    "This wizard creates a new physics plugin for the current project: a Python file with "
+    "the plugin callbacks to fill in.", DEFAULT_NAME,
+    plugin_folder, TEMPLATE)
+
+
+def name_problem(project_dir: str | os.PathLike | None, name: str,
+                 kind: ProgramKind = PLUGIN) -> str | None:
+    """Why ``name`` cannot be used for a new program of ``kind`` (default: a
+    physics plugin) in ``project_dir``, or None."""
     if not name:
-        return "Please enter a name for the plugin."
+        return f"Please enter a name for the {kind.noun}."
     if not _NAME_RE.fullmatch(name):
         return ("The name may only contain letters, digits, '_' and '-' "
                 "(no spaces or other characters).")
     if project_dir is None:
         return "The world has no project folder: save the world first."
-    folder = plugin_folder(project_dir, name)
+    folder = kind.folder(Path(project_dir), name)
     if is_installed(folder):
         return (f"{folder} is inside Odeon's installation ({INSTALL_ROOT}): save the world "
                 "into a project folder of yours first.")
     if folder.exists():
-        return f"A plugin folder with this name already exists: {folder}"
+        return f"A {kind.noun} folder with this name already exists: {folder}"
     return None
 
 
@@ -86,11 +115,18 @@ def create_plugin(project_dir: str | os.PathLike, name: str, template: Path = TE
     """Create ``<project>/plugins/physics/<name>/<name>.py`` from the template
     (written atomically) and return its path. Raises `PluginNameError` for a
     bad name or an existing folder, `OSError` when the files cannot be made."""
-    problem = name_problem(project_dir, name)
+    return create_program(project_dir, name, PLUGIN, template)
+
+
+def create_program(project_dir: str | os.PathLike, name: str, kind: ProgramKind,
+                   template: Path | None = None) -> Path:
+    """Create ``<kind's folder>/<name>.py`` from ``template`` (default: the
+    kind's) as `create_plugin` does."""
+    problem = name_problem(project_dir, name, kind)
     if problem is not None:
         raise PluginNameError(problem)
-    text = plugin_source_text(name, template)
-    folder = plugin_folder(project_dir, name)
+    text = plugin_source_text(name, template or kind.template)
+    folder = kind.folder(Path(project_dir), name)
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.mkdir()  # fails if someone created it meanwhile
     target = folder / f"{name}.py"
@@ -130,35 +166,38 @@ def make_project(folder: str | os.PathLike, world_name: str) -> Path:
 
 def choose_project_dialog(parent: QWidget | None) -> Path | None:
     """Ask for the project folder a bundled world is saved into (None: cancelled)."""
-    QMessageBox.information(parent, "New Physics Plugin",
+    QMessageBox.information(parent, "Project folder",
                             "This world is part of Odeon's installation (or not saved yet). "
                             "Choose a project folder of yours: the world is saved into its "
-                            "worlds/ folder and the plugin into plugins/physics/.")
+                            "worlds/ folder, a new plugin into plugins/physics/ and a new "
+                            "robot controller into controllers/.")
     folder = QFileDialog.getExistingDirectory(parent, "Project folder for the world",
                                               os.path.expanduser("~"))
     return Path(folder) if folder else None
 
 
 class NewPluginWizard(QDialog):
-    """Asks for a new plugin's name and creates it on accept.
+    """Asks for a new plugin's (or another `ProgramKind`'s) name and creates it on accept.
 
     After `exec()` returned Accepted: `plugin_name`, `plugin_path` and
     `open_in_editor` tell the main window what was made."""
 
+    kind: ProgramKind = PLUGIN
+
     def __init__(self, project_dir: str | os.PathLike | None, parent: QWidget | None = None,
-                 template: Path = TEMPLATE) -> None:
+                 template: Path | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("New Physics Plugin")
-        self.setObjectName("NewPluginWizard")
+        kind = self.kind
+        self.setWindowTitle(kind.title)
+        self.setObjectName(type(self).__name__)
         self.project_dir = Path(project_dir) if project_dir is not None else None
-        self.template = template
+        self.template = template or kind.template
         self.plugin_name: str | None = None
         self.plugin_path: Path | None = None
 
-        intro = QLabel("This wizard creates a new physics plugin for the current project: "
-                       "a Python file with the plugin callbacks to fill in.")
+        intro = QLabel(kind.intro)
         intro.setWordWrap(True)
-        self.name_edit = QLineEdit(DEFAULT_NAME)
+        self.name_edit = QLineEdit(kind.default_name)
         self.name_edit.setToolTip("Letters, digits, '_' and '-'")
         self.problem_label = QLabel()
         self.problem_label.setWordWrap(True)
@@ -173,7 +212,7 @@ class NewPluginWizard(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         form = QFormLayout()
-        form.addRow("Plugin name:", self.name_edit)
+        form.addRow(f"{kind.noun.capitalize()} name:", self.name_edit)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
@@ -199,7 +238,7 @@ class NewPluginWizard(QDialog):
 
     def problem(self) -> str | None:
         """Why the current name cannot be used (None when it can)."""
-        return name_problem(self.project_dir, self.name_edit.text().strip())
+        return name_problem(self.project_dir, self.name_edit.text().strip(), self.kind)
 
     def _validate(self, _text: str = "") -> None:
         problem = self.problem()
@@ -208,13 +247,13 @@ class NewPluginWizard(QDialog):
         self.problem_label.setVisible(problem is not None)
         name = self.name_edit.text().strip()
         if problem is None and self.project_dir is not None:
-            folder = plugin_folder(self.project_dir, name)
+            folder = self.kind.folder(self.project_dir, name)
             self.summary_label.setText(f"The following will be created:\n  {folder}{os.sep}\n"
                                        f"  {folder / (name + '.py')}")
-            self.open_box.setText(f"Open '{name}.py' in the plugin editor.")
+            self.open_box.setText(f"Open '{name}.py' in the editor.")
         else:
             self.summary_label.setText("")
-            self.open_box.setText("Open the new plugin in the plugin editor.")
+            self.open_box.setText(f"Open the new {self.kind.noun} in the editor.")
 
     def accept(self) -> None:
         """Create the plugin; stay open (with a message) if that fails."""
@@ -223,9 +262,9 @@ class NewPluginWizard(QDialog):
             self._validate()
             return
         try:
-            path = create_plugin(self.project_dir, name, self.template)
+            path = create_program(self.project_dir, name, self.kind, self.template)
         except (OSError, PluginNameError) as exc:
-            self.problem_label.setText(f"Could not create the plugin: {exc}")
+            self.problem_label.setText(f"Could not create the {self.kind.noun}: {exc}")
             self.problem_label.setVisible(True)
             self.ok_button.setEnabled(False)
             return
@@ -237,7 +276,7 @@ class NewPluginWizard(QDialog):
             parent: QWidget | None = None) -> tuple[str, Path, bool] | None:
         """Show the wizard modally: ``(name, path, open_in_editor)`` or None."""
         if project_dir is None:
-            QMessageBox.information(parent, "New Physics Plugin",
+            QMessageBox.information(parent, cls.kind.title,
                                     "Save the world in a project first (<project>/worlds/).")
             return None
         wizard = cls(project_dir, parent)

@@ -5,7 +5,9 @@ through Qt signals connected with queued connections, so slots always run in
 the thread the bridge lives in (the GUI thread). A 60 Hz timer polls
 ``runner.latest_frame()`` and emits ``frame_ready(frame)`` when a new frame
 was published (frames are compared by identity: one reference swap each),
-and ``state_changed(state)`` when `EngineRunner.state` changes without the
+``controller_status(robot, status)`` for the controllers' late / ended /
+restarted reports (`ControllerHost.status_listeners`), and
+``state_changed(state)`` when `EngineRunner.state` changes without the
 engine saying so (its thread died, or a plugin callback overruns its budget:
 no frame comes then, and the status must not keep saying "fast").
 
@@ -42,10 +44,12 @@ class RunnerBridge(QObject):
     console_line = Signal(str, str)
     plugin_error = Signal(object)
     state_changed = Signal(str)
+    controller_status = Signal(str, str)  # robot name, "late" / "ended" / "restarted"
     # engine-thread side: emitted there, delivered queued to the public signals
     _console_from_engine = Signal(str, str)
     _error_from_engine = Signal(object)
     _state_from_engine = Signal(str)
+    _controller_from_engine = Signal(str, str)
 
     def __init__(self, runner: EngineRunner, parent: QObject | None = None,
                  interval_ms: int = FRAME_INTERVAL_MS) -> None:
@@ -57,9 +61,11 @@ class RunnerBridge(QObject):
         self._console_from_engine.connect(self.console_line, queued)
         self._error_from_engine.connect(self.plugin_error, queued)
         self._state_from_engine.connect(self.state_changed, queued)
+        self._controller_from_engine.connect(self.controller_status, queued)
         runner.add_console_listener(self._console_from_engine.emit)
         runner.add_error_listener(self._error_from_engine.emit)
         runner.add_state_listener(self._state_from_engine.emit)
+        runner.robots.status_listeners.append(self._controller_from_engine.emit)
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(interval_ms)
@@ -71,6 +77,9 @@ class RunnerBridge(QObject):
         for fn in (self._console_from_engine.emit, self._error_from_engine.emit,
                    self._state_from_engine.emit):
             self.runner.remove_listener(fn)
+        listeners = self.runner.robots.status_listeners
+        if self._controller_from_engine.emit in listeners:
+            listeners.remove(self._controller_from_engine.emit)
 
     def start(self) -> None:
         """Start the 60 Hz frame timer (and shorten the GIL switch interval, see

@@ -6,7 +6,8 @@ Public names used by the main window::
     dock = SceneTreeDock(main_window)
     dock.set_world(world, sink, world_path)   # sink.apply(edit) routes edits
     dock.undo_action, dock.redo_action, dock.undo_stack
-    dock.edit_plugin_requested.connect(...)   # Select dialog's Edit button
+    dock.edit_plugin_requested.connect(...)   # WorldInfo.physics Select dialog's Edit button
+    dock.edit_controller_requested.connect(...)  # Robot.controller Select dialog's Edit button
     dock.error_occurred.connect(...)          # refused edits (also shown in the panel)
     dock.report_error(message)                # errors found later by the engine thread
     dock.select_node(node); dock.node_selected.connect(...)

@@ -36,6 +36,8 @@ class SceneTreeDock(QDockWidget):
 
     #: the WorldInfo.physics Select dialog's Edit button: open this plugin's source
     edit_plugin_requested = Signal(str)
+    #: the Robot.controller Select dialog's Edit button: open this controller's source
+    edit_controller_requested = Signal(str)
     #: an edit was refused (message); also shown in the panel
     error_occurred = Signal(str)
     #: the selected node (None when no node row or field of a node is selected)
@@ -80,6 +82,7 @@ class SceneTreeDock(QDockWidget):
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.controller.error_occurred.connect(self.error_occurred)
         self.panel.edit_plugin_requested.connect(self.edit_plugin_requested)
+        self.panel.edit_controller_requested.connect(self.edit_controller_requested)
 
     def _make_actions(self) -> None:
         specs = [

@@ -3,6 +3,9 @@
 A field row gets the editor of its type, an MF item row the MF editor with
 that item selected, a node row a DEF-name editor (and, for WorldInfo and
 Solids, the robust contact model's editors of app/scene_tree/robust_editors.py).
+The string fields of `SELECT_DIALOGS` (WorldInfo.physics, Robot.controller)
+get a Select... button opening their dialog; its Edit button is forwarded
+(``edit_plugin_requested`` / ``edit_controller_requested``).
 Edits go to the `SceneTreeController`; rejected values leave the world
 unchanged, the editor shows the current value again and the message appears
 in red.
@@ -16,20 +19,36 @@ from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from app.scene_tree.controller import SceneTreeController
+from app.scene_tree.controller_dialog import ControllerSelectDialog
 from app.scene_tree.editors import make_sf_editor
 from app.scene_tree.items import FieldItem, Item, NodeItem, ValueItem
 from app.scene_tree.mf_editor import MFEditor, NodeFieldEditor, NodeListEditor
 from app.scene_tree.model import SceneTreeModel
 from app.scene_tree.node_picker import pick_node
-from app.scene_tree.plugin_dialog import PluginSelectDialog
+from app.scene_tree.plugin_dialog import NameSelectDialog, PluginSelectDialog
 from app.scene_tree.robust_editors import RobustEditor, robust_editor_for
-from engine.world import DEF_FIELD, Node, UseNode, WorldError
+from engine.world import DEF_FIELD, BaseNode, Node, UseNode, WorldError
+
+#: (node type the field belongs to, field) -> the panel's method making its Select... dialog
+SELECT_DIALOGS: dict[tuple[str, str], str] = {
+    ("WorldInfo", "physics"): "plugin_dialog",
+    ("Robot", "controller"): "controller_dialog",
+}
+
+
+def select_dialog_method(node: BaseNode, field: str) -> str | None:
+    """The `SELECT_DIALOGS` method of ``node.field`` (None: the field has none)."""
+    for (type_name, name), method in SELECT_DIALOGS.items():
+        if name == field and node.is_a(type_name):
+            return method
+    return None
 
 
 class FieldEditorPanel(QWidget):
     """Shows and edits the selected field, MF item or node."""
 
     edit_plugin_requested = Signal(str)
+    edit_controller_requested = Signal(str)
 
     def __init__(self, controller: SceneTreeController, model: SceneTreeModel,
                  parent: QWidget | None = None) -> None:
@@ -123,11 +142,12 @@ class FieldEditorPanel(QWidget):
             editor = MFEditor(field.type, choices, self)
             editor.edited.connect(lambda v, m: self._set(field, v, m))
         else:
-            physics = node.type_name == "WorldInfo" and name == "physics"
-            editor = make_sf_editor(field.type, choices, physics, self)
+            method = select_dialog_method(node, name)
+            editor = make_sf_editor(field.type, choices, method is not None, self)
             editor.edited.connect(lambda v, m: self._set(field, v, m))
-            if physics:
-                editor.select_requested.connect(lambda: self.select_plugin(field))
+            if method is not None:
+                editor.select_requested.connect(
+                    lambda: self.select_value(field, getattr(self, method)(field)))
         return editor
 
     def _node_editor(self, item: NodeItem) -> QWidget | None:
@@ -181,9 +201,18 @@ class FieldEditorPanel(QWidget):
         dialog.edit_requested.connect(self.edit_plugin_requested)
         return dialog
 
+    def controller_dialog(self, field: FieldItem) -> ControllerSelectDialog:
+        """The Select... dialog for Robot.controller (its Edit button is forwarded)."""
+        dialog = ControllerSelectDialog(self.controller.world_path, field.value, parent=self)
+        dialog.edit_requested.connect(self.edit_controller_requested)
+        return dialog
+
     def select_plugin(self, field: FieldItem, dialog: PluginSelectDialog | None = None) -> None:
         """Run the Select... dialog; OK sets WorldInfo.physics (undoable)."""
-        dialog = dialog or self.plugin_dialog(field)
+        self.select_value(field, dialog or self.plugin_dialog(field))
+
+    def select_value(self, field: FieldItem, dialog: NameSelectDialog) -> None:
+        """Run a Select... ``dialog``; OK sets ``field`` to the chosen name (undoable)."""
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self._set(field, dialog.selected, False)
 

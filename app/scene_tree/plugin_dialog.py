@@ -8,6 +8,9 @@ the dialog and sets the field through the controller (undoable). The engine
 applies that edit at once (`engine.sim.edits`, kind "plugin"): the current
 plugin's cleanup runs, the chosen one is imported and initialised, and the
 simulation carries on from its current state; the prompt says so.
+
+`NameSelectDialog` is the dialog without the plugin words: Robot.controller's
+Select... dialog (app/scene_tree/controller_dialog.py) is one too.
 """
 
 from __future__ import annotations
@@ -34,24 +37,22 @@ PROMPT = ("Please select a plugin from the list.\n"
           "where it is (Edit > Undo goes back).")
 
 
-class PluginSelectDialog(QDialog):
-    """Choose a physics plugin name for WorldInfo.physics."""
+class NameSelectDialog(QDialog):
+    """Choose one of ``names`` (``none`` first: "no program"); the Edit button
+    emits ``edit_requested(name)`` for any other name."""
 
     edit_requested = Signal(str)
 
-    def __init__(self, world_path: str | None, current: str = NO_PLUGIN,
-                 lister: Callable[[str | None], list[str]] = list_plugins,
+    def __init__(self, names: list[str], current: str, none: str, title: str, prompt: str,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(TITLE)
+        self.none = none
+        self.setWindowTitle(title)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(PROMPT, self))
+        layout.addWidget(QLabel(prompt, self))
         self.list = QListWidget(self)
         layout.addWidget(self.list)
-        names = list(lister(world_path))
-        if NO_PLUGIN in names:
-            names.remove(NO_PLUGIN)
-        self.list.addItems([NO_PLUGIN, *names])
+        self.list.addItems([none, *(n for n in names if n != none)])
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         self.edit_button = QPushButton("Edit", self)
@@ -62,23 +63,32 @@ class PluginSelectDialog(QDialog):
         self.edit_button.clicked.connect(lambda: self.edit_requested.emit(self.selected))
         self.list.itemDoubleClicked.connect(lambda _item: self.accept())
         self.list.currentRowChanged.connect(self._update)
-        items = self.list.findItems(current or NO_PLUGIN, Qt.MatchFlag.MatchExactly)
+        items = self.list.findItems(current or none, Qt.MatchFlag.MatchExactly)
         self.list.setCurrentItem(items[0] if items else self.list.item(0))
         self._update()
 
     def names(self) -> list[str]:
-        """The names listed, in order ("<none>" first)."""
+        """The names listed, in order (``none`` first)."""
         return [self.list.item(i).text() for i in range(self.list.count())]
 
     @property
     def selected(self) -> str:
-        """The selected name ("<none>" for no plugin)."""
+        """The selected name (``none`` for no program)."""
         item = self.list.currentItem()
-        return NO_PLUGIN if item is None else item.text()
+        return self.none if item is None else item.text()
 
     def select(self, name: str) -> None:
         """Select ``name`` in the list."""
         self.list.setCurrentRow(self.names().index(name))
 
     def _update(self) -> None:
-        self.edit_button.setEnabled(self.selected != NO_PLUGIN)
+        self.edit_button.setEnabled(self.selected != self.none)
+
+
+class PluginSelectDialog(NameSelectDialog):
+    """Choose a physics plugin name for WorldInfo.physics."""
+
+    def __init__(self, world_path: str | None, current: str = NO_PLUGIN,
+                 lister: Callable[[str | None], list[str]] = list_plugins,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(list(lister(world_path)), current, NO_PLUGIN, TITLE, PROMPT, parent)

@@ -7,7 +7,12 @@ driver that composition cost more CPU than drawing the scene (decision 0011).
 `app.viewport.widget.ViewportWidget` embeds this window in the widget tree.
 
 Picking and `grab_image` draw into an offscreen framebuffer of the same size,
-so they neither disturb nor depend on what the window shows.
+so they neither disturb nor depend on what the window shows; `render_camera`
+draws a robot's Camera device into one of the camera's size.
+
+Keys pressed while the window has focus are kept as Webots key codes
+(`app.viewport.keys.HeldKeys`); ``keys_changed(list)`` gives the held codes
+after each change (the main window hands them to the controllers).
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ import numpy as np
 import shiboken6
 from OpenGL import GL
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QImage, QMouseEvent, QWheelEvent, QWindow
+from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent, QMouseEvent, QWheelEvent, QWindow
 from PySide6.QtOpenGL import (
     QOpenGLFramebufferObject,
     QOpenGLFramebufferObjectFormat,
     QOpenGLWindow,
 )
 
+from app.viewport.device_camera import DeviceCamera
+from app.viewport.keys import HeldKeys
+from app.viewport.overlay_state import PluginDraw
 from app.viewport.renderer import ViewportRenderer
 
 T = TypeVar("T")
@@ -35,13 +43,15 @@ CLICK_SLOP_PX = 3
 
 
 class ViewportWindow(QOpenGLWindow):
-    """The 3D view's window. Signal ``solid_picked(object)``: clicked Solid Node or None.
+    """The 3D view's window. Signals ``solid_picked(object)``: clicked Solid Node or
+    None; ``keys_changed(list)``: the Webots codes of the keys held now.
 
     ``renderer`` holds everything drawn; it asks for a repaint (``update``)
     whenever something it shows changes.
     """
 
     solid_picked = Signal(object)
+    keys_changed = Signal(list)
 
     def __init__(self, parent: QWindow | None = None) -> None:
         super().__init__(QOpenGLWindow.UpdateBehavior.NoPartialUpdate, parent)
@@ -49,6 +59,7 @@ class ViewportWindow(QOpenGLWindow):
         self._press: QPoint | None = None
         self._last: QPoint | None = None
         self._dragged = False
+        self.held_keys = HeldKeys()
 
     # ----- QOpenGLWindow ----------------------------------------------------------------------
     def initializeGL(self) -> None:
@@ -65,16 +76,18 @@ class ViewportWindow(QOpenGLWindow):
         self.renderer.paint()
 
     # ----- offscreen drawing --------------------------------------------------------------------
-    def _offscreen(self, draw: Callable[[], T]) -> T | None:
-        """Run ``draw()`` with an offscreen framebuffer (colour + depth/stencil) of the
-        view's size bound; None (``draw`` not run) before the window's GL is set up."""
+    def _offscreen(self, draw: Callable[[], T], size: tuple[int, int] | None = None
+                   ) -> T | None:
+        """Run ``draw()`` with an offscreen framebuffer (colour + depth/stencil) of
+        ``size`` (width, height) [px] (default: the view's) bound; None (``draw``
+        not run) before the window's GL is set up."""
         if not self.renderer.initialized or not self.isValid():
             return None
-        cam = self.renderer.camera
+        width, height = size or (self.renderer.camera.width, self.renderer.camera.height)
         self.makeCurrent()
         fmt = QOpenGLFramebufferObjectFormat()
         fmt.setAttachment(QOpenGLFramebufferObject.Attachment.CombinedDepthStencil)
-        fbo = QOpenGLFramebufferObject(cam.width, cam.height, fmt)
+        fbo = QOpenGLFramebufferObject(width, height, fmt)
         try:
             fbo.bind()
             return draw()
@@ -115,6 +128,41 @@ class ViewportWindow(QOpenGLWindow):
         if data is None:
             return None
         return self.renderer.solid_of_pick_color(np.frombuffer(data, np.uint8))
+
+    def render_camera(self, camera: DeviceCamera, plugin_draw: PluginDraw | None = None
+                      ) -> bytes | None:
+        """``camera``'s image of the shown frame: BGRA bytes (4·width·height), rows
+        from the top, alpha 255 (Webots' ``Camera.getImage``); ``plugin_draw(pass_)``
+        runs the plugin's passes. None before the window's GL is set up."""
+        def draw() -> bytes:
+            self.renderer.paint_device_camera(camera, plugin_draw)
+            return bytes(GL.glReadPixels(0, 0, camera.width, camera.height, GL.GL_BGRA,
+                                         GL.GL_UNSIGNED_BYTE))
+        data = self._offscreen(draw, (camera.width, camera.height))
+        if data is None:
+            return None
+        rows = np.frombuffer(data, np.uint8).reshape(camera.height, camera.width, 4)[::-1]
+        image = np.array(rows)  # top row first, a writable copy
+        image[:, :, 3] = 255
+        return image.tobytes()
+
+    # ----- keyboard -----------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """A key held in the 3D view (auto-repeats are the same key still held)."""
+        if not event.isAutoRepeat() and self.held_keys.press(event.key(),
+                                                             event.modifiers().value):
+            self.keys_changed.emit(self.held_keys.codes)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        """A key let go in the 3D view."""
+        if not event.isAutoRepeat() and self.held_keys.release(event.key()):
+            self.keys_changed.emit(self.held_keys.codes)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        """Keys are not held for the view once it lost the focus."""
+        if self.held_keys.clear():
+            self.keys_changed.emit(self.held_keys.codes)
+        super().focusOutEvent(event)
 
     # ----- mouse --------------------------------------------------------------------------------
     def mousePressEvent(self, event: QMouseEvent) -> None:

@@ -15,6 +15,9 @@ wireframe, highlighted while in ``frame.colliding``; contacts and forces;
 trails) and
 LAST (plugin pass 1). The drawers are the registered ones of
 app/viewport/overlay_drawers.py, in their registration order.
+A robot's Camera device (`paint_device_camera`) sees the Shapes and the
+plugin's passes only (view = the robot's name), as a Webots camera does not
+see the optional renderings.
 Frames are `engine.sim.frame.Frame`s: the Solids' world poses (``pose_nodes``
 with ``pose_t``/``pose_R`` when the simulation built them, else the ``poses``
 mapping Solid Node -> (pos (3,), R (3, 3))), ``contacts`` (a `ContactSet`),
@@ -35,6 +38,7 @@ from app.gl_binding import gl_error_checks
 from app.viewport import overlay_state as ov
 from app.viewport.boundary_layer_drawer import BoundaryLayerDrawer
 from app.viewport.camera import OrbitCamera
+from app.viewport.device_camera import DeviceCamera
 from app.viewport.line_drawer import LineDrawer
 from app.viewport.mesh_drawer import MODE_LIT, MODE_PICK, MeshDrawer, MeshProgram
 from app.viewport.overlay_drawers import (
@@ -46,7 +50,9 @@ from app.viewport.overlay_drawers import (
     Stage,
     drawer_classes,
 )
+from app.viewport.overlay_state import PluginDraw
 from app.viewport.overlays import Trails
+from app.viewport.plugin_pass import run_plugin_pass
 from app.viewport.scene import Light, RenderScene, build_scene
 from engine.sim.frame import Frame
 from engine.world.protos import world_node_of
@@ -276,9 +282,58 @@ class ViewportRenderer:
         GL.glUseProgram(0)
         self._draw_overlays(ctx, Stage.LAST)
 
-    def _headlight(self) -> Light:
-        d = self.camera.target - self.camera.eye
+    def _headlight(self, direction: np.ndarray | None = None) -> Light:
+        """The light of a world without lights: along ``direction`` (default: the view's)."""
+        d = self.camera.target - self.camera.eye if direction is None else direction
         return Light(d / max(np.linalg.norm(d), 1e-9), HEADLIGHT.color, HEADLIGHT.ambient)
+
+    # ----- device cameras (a context is current, the camera's framebuffer bound) -----------
+    def solid_world_transform(self, node: Any) -> np.ndarray | None:
+        """The (4, 4) world transform of Solid ``node`` in the shown frame (None when
+        the scene does not hold it)."""
+        index = self._solid_index.get(node)
+        if index is None:
+            return None
+        self._update_instances()
+        return self._world[index].copy()
+
+    def paint_device_camera(self, camera: DeviceCamera, plugin_draw: PluginDraw | None) -> None:
+        """Draw what ``camera`` sees into the bound framebuffer (its size): the
+        Shapes between the plugin's passes 0 and 1 (``plugin_draw(pass_)``, None:
+        no plugin); errors are kept as in `paint`."""
+        with self._paint_guard(), gl_error_checks(False):
+            try:
+                self._paint_device_camera(camera, plugin_draw)
+            except Exception as exc:
+                log.exception("camera paint failed")
+                self.paint_errors.append(exc)
+            self._collect_gl_errors()
+
+    def _paint_device_camera(self, camera: DeviceCamera, plugin_draw: PluginDraw | None
+                             ) -> None:
+        GL.glViewport(0, 0, camera.width, camera.height)
+        GL.glClearColor(*self.scene.background, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
+        GL.glEnable(GL.GL_DEPTH_TEST)
+        GL.glDepthFunc(GL.GL_LEQUAL)
+        view, proj = camera.view_matrix(), camera.projection_matrix()
+        self._update_instances()
+        lights = self.scene.lights or [self._headlight(camera.forward)]
+        self._camera_plugin_pass(plugin_draw, 0, proj, view)
+        self._shapes.draw(self._program, proj @ view, camera.eye, lights, MODE_LIT,
+                          camera.height)
+        GL.glUseProgram(0)
+        self._camera_plugin_pass(plugin_draw, 1, proj, view)
+
+    def _camera_plugin_pass(self, plugin_draw: PluginDraw | None, pass_: int,
+                            proj: np.ndarray, view: np.ndarray) -> None:
+        if plugin_draw is None:
+            return
+        self._collect_gl_errors()  # the plugin's checked calls must not see ours
+        with gl_error_checks(True):
+            err = run_plugin_pass(plugin_draw, pass_, proj, view)
+        if err is not None:
+            self.plugin_errors.append(err)
 
     def _draw_overlays(self, ctx: PaintContext, stage: Stage) -> None:
         """Run the overlay drawers registered for ``stage``, in registration order."""

@@ -16,7 +16,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QWindow
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
+from app.viewport.device_camera import DeviceCamera
 from app.viewport.gl_window import ViewportWindow
+from app.viewport.overlay_state import PluginDraw
 from app.viewport.renderer import ViewportRenderer
 from engine.sim.frame import Frame
 
@@ -84,12 +86,14 @@ class RendererFacade:
 class ViewportWidget(RendererFacade, QWidget):
     """The 3D view of a world.
 
-    Signals: ``solid_picked(object)`` (clicked Solid Node or None) and
-    ``frameSwapped()`` (a frame was shown in the window).
+    Signals: ``solid_picked(object)`` (clicked Solid Node or None),
+    ``frameSwapped()`` (a frame was shown in the window) and
+    ``keys_changed(list)`` (the Webots codes of the keys held in the view).
     """
 
     solid_picked = Signal(object)
     frameSwapped = Signal()
+    keys_changed = Signal(list)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -109,6 +113,7 @@ class ViewportWidget(RendererFacade, QWidget):
         self.setMinimumSize(200, 150)
         self.gl_window.solid_picked.connect(self.solid_picked)
         self.gl_window.frameSwapped.connect(self.frameSwapped)
+        self.gl_window.keys_changed.connect(self.keys_changed)
 
     def world_to_pixel(self, point: Sequence[float]) -> tuple[float, float]:
         """Widget (logical) pixel of a world point (3,) [m] for the current camera."""
@@ -121,6 +126,11 @@ class ViewportWidget(RendererFacade, QWidget):
     def grabFramebuffer(self) -> QImage:  # noqa: N802  (QOpenGLWidget's name)
         """The view drawn now, as an image (null before the GL window is set up)."""
         return self.gl_window.grab_image()
+
+    def render_camera(self, camera: DeviceCamera, plugin_draw: PluginDraw | None = None
+                      ) -> bytes | None:
+        """A robot camera's BGRA image of the shown frame (`ViewportWindow.render_camera`)."""
+        return self.gl_window.render_camera(camera, plugin_draw)
 
     def request_paint(self) -> None:
         """Schedule a repaint of the view (e.g. after moving the camera)."""
