@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-_TWO_PI = 2.0 * math.pi
 
 #: the acceleration field value meaning "no acceleration limit"
 UNLIMITED_ACCELERATION = -1.0
@@ -79,7 +78,7 @@ def limit_acceleration(wanted: float, current: float, acceleration: float,
 def normalize_near(angle: float, reference: float) -> float:
     """``angle + 2πk`` (rad) closest to ``reference``: in (reference - π,
     reference + π]."""
-    return angle + _TWO_PI * math.floor((reference - angle + math.pi) / _TWO_PI)
+    return angle + math.tau * math.floor((reference - angle + math.pi) / math.tau)
 
 
 def discretize(value: float, resolution: float) -> float:

@@ -277,8 +277,9 @@ class MotorDrive:
         self._commanded = True
 
     def set_available_torque(self, torque: float) -> None:
-        """``setAvailableTorque`` / ``setAvailableForce``: the most effort the motor
-        uses (ODE's FMax), clamped to maxTorque / maxForce with Webots' warning."""
+        """``setAvailableTorque`` (``setAvailableForce`` of a LinearMotor): the most
+        effort the motor uses (ODE's FMax), clamped to maxTorque / maxForce with
+        Webots' warning."""
         t = float(torque)
         field, noun = LIMIT_FIELDS[self.node.type_name]
         m = self.limits.max_effort
@@ -290,10 +291,9 @@ class MotorDrive:
         self.available = t
         self._commanded = True
 
-    set_available_force = set_available_torque
 
     def set_torque(self, torque: float) -> None:
-        """``setTorque`` / ``setForce``: torque control. The joint motor is turned
+        """``setTorque`` (``setForce`` of a LinearMotor): torque control. The joint motor is turned
         off (FMax = staticFriction) and ``torque`` (times the multiplier, |.|
         clamped to the available torque with Webots' warning) is added every
         step; coupled motors get it too."""
@@ -314,7 +314,6 @@ class MotorDrive:
         self.raw_input = t
         self._commanded = True
 
-    set_force = set_torque
 
     def set_control_pid(self, p: float, i: float, d: float) -> None:
         """``setControlPID``: new gains; the integral and previous error restart at 0."""
@@ -427,10 +426,6 @@ class MotorDrive:
             ode.dJointSetFeedback(self.joint.joint, None)
         self._feedback = None
         self._own_feedback = False
-
-    @property
-    def feedback_enabled(self) -> bool:
-        return self._feedback is not None
 
     def torque_feedback(self) -> float:
         """The constraint torque (N·m; force, N, for a LinearMotor) the joint put

@@ -153,7 +153,7 @@ def test_linear_motor_on_a_slider() -> None:
         sim.step()
         assert motor.position == pytest.approx(0.05 * n * DT, rel=1e-5)
     # force control: F - m g = m a
-    motor.set_force(MASS * G + MASS * 1.0)
+    motor.set_torque(MASS * G + MASS * 1.0)  # setForce
     v0 = motor.axis.rate()
     for n in range(1, 11):
         sim.step()
