@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-
 #: the acceleration field value meaning "no acceleration limit"
 UNLIMITED_ACCELERATION = -1.0
 
