@@ -20,6 +20,7 @@ from collections.abc import Callable
 from engine.controllers.cameras import CameraSampler
 from engine.controllers.device_records import DeviceBuilder, DeviceContext, RobotDevice
 from engine.controllers.motor_commands import attach_joint_device, attach_motor
+from engine.ode.kernels import detmath
 from engine.world import Node
 
 
@@ -75,9 +76,33 @@ def _gps(ctx: DeviceContext, device: RobotDevice) -> None:
             (tag, "speed_vector"): [float(v) for v in sampler.speed_vector]}
 
 
+class AttitudeSampler:
+    """An InertialUnit's sample: its quaternion [x, y, z, w] followed by roll,
+    pitch and yaw [rad], computed here with `detmath` so that every machine
+    gives a controller the same bits (Webots computes them in libController)."""
+
+    def __init__(self, quaternion_sampler) -> None:
+        self.quaternion_sampler = quaternion_sampler
+
+    def post_step(self, dt: float) -> None:
+        self.quaternion_sampler.post_step(dt)
+
+    def read(self) -> list[float]:
+        x, y, z, w = (float(v) for v in self.quaternion_sampler.read())
+        if math.isnan(w):
+            return [math.nan] * 7
+        # ENU, R = Rz(yaw) Ry(pitch) Rx(roll): the quaternion's Tait-Bryan angles
+        roll = detmath.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
+        pitch = detmath.asin(max(-1.0, min(1.0, 2.0 * (w * y - z * x))))
+        yaw = detmath.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
+        return [x, y, z, w, roll, pitch, yaw]
+
+
 def _inertial_unit(ctx: DeviceContext, device: RobotDevice) -> None:
-    device.info.update(components=4, noise=float(device.node.get("noise")))
+    device.info.update(components=7, noise=float(device.node.get("noise")))
     _sensor_sampler(ctx, device)
+    if device.sampler is not None:
+        device.sampler = AttitudeSampler(device.sampler)
 
 
 def _emitter(ctx: DeviceContext, device: RobotDevice) -> None:

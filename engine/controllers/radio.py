@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.controllers.device_records import RobotDevice
+from engine.ode.kernels import detmath
 
 #: Channel of the physics plugin.
 PLUGIN_CHANNEL = 0
@@ -183,7 +184,7 @@ class Radio:
         if emitter.medium == "infra-red" and emitter.aperture >= 0.0 and distance > 0.0:
             # the receiver must lie within aperture/2 of the emitter's +x axis
             cos_angle = -sum(offset[k] * float(e_R[k][0]) for k in range(3)) / distance
-            if cos_angle < math.cos(emitter.aperture / 2.0):
+            if cos_angle < detmath.cos(emitter.aperture / 2.0):
                 return None
         strength = math.inf if distance == 0.0 else 1.0 / (distance * distance)
         if distance == 0.0:

@@ -143,6 +143,8 @@ class Simulation:
         #: what reset returns to and save writes: loaded values + user edits
         self.baseline = Baseline.capture(self.world)
         self._initial_state = snapshots.capture(self.model.ode_world, 0.0)
+        if self.robots is not None:  # new ODE objects and drives: the devices follow
+            self.robots.rebind()
 
     def _setup_contact_model(self) -> None:
         """The robust stepper when the world (or the constructor) chooses the
@@ -481,14 +483,18 @@ class Simulation:
 
     # -------------------------------------------------------- reset / state
     def save_state(self) -> snapshots.WorldState:
-        """A snapshot to resume from bit-identically with `load_state`."""
-        return snapshots.capture(self.model.ode_world, self.time_ms)
+        """A snapshot to resume from bit-identically with `load_state` (bodies,
+        joints, the random seed and the motors' control state)."""
+        return replace(snapshots.capture(self.model.ode_world, self.time_ms),
+                       motors=self.motors.state())
 
     def load_state(self, state: snapshots.WorldState) -> None:
         """Go back to ``state`` (same world); Solid fields are updated."""
         ode.dJointGroupEmpty(self.contact_group)
         ode.dJointGroupEmpty(self.plugin_contact_group)
         snapshots.restore(self.model.ode_world, state)
+        if state.motors is not None:
+            self.motors.restore(state.motors)
         if self._robust is not None:
             self._robust.forget()
         self.time_ms = state.time_ms

@@ -40,6 +40,8 @@ class WorldState:
     joint_meta: dict
     seed: int
     time_ms: float
+    #: the motors' control state (`engine.sim.motors.MotorSet.state`), or None
+    motors: tuple | None = None
 
 
 _BODY_META = ("capacity", "count", "next_seq", "free", "handles")

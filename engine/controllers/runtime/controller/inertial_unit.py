@@ -1,29 +1,20 @@
-"""`InertialUnit`: the device's world orientation; roll/pitch/yaw are computed
-here from the quaternion, as libController does (ENU, ZYX extrinsic)."""
+"""`InertialUnit`: the device's world orientation as a quaternion and as
+roll/pitch/yaw (ENU: zero when the device axes are the world's). Both come
+from the simulation, computed there with deterministic maths."""
 
 from __future__ import annotations
-
-import math
 
 from .device import Sensor
 
 
 class InertialUnit(Sensor):
-    """Attitude of the device: zero when its axes are the world's."""
+    """Attitude of the device."""
 
     def getQuaternion(self) -> list:
-        return self._sample("wb_inertial_unit_get_quaternion")
+        return self._sample("wb_inertial_unit_get_quaternion")[:4]
 
     def getRollPitchYaw(self) -> list:
-        x, y, z, w = self._sample("wb_inertial_unit_get_roll_pitch_yaw")
-        if math.isnan(w):
-            return [math.nan] * 3
-        # roll about x, pitch about y, yaw about z of R = Rz(yaw) Ry(pitch) Rx(roll)
-        roll = math.atan2(2.0 * (w * x + y * z), 1.0 - 2.0 * (x * x + y * y))
-        sin_pitch = max(-1.0, min(1.0, 2.0 * (w * y - z * x)))
-        pitch = math.asin(sin_pitch)
-        yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
-        return [roll, pitch, yaw]
+        return self._sample("wb_inertial_unit_get_roll_pitch_yaw")[4:]
 
     def getNoise(self) -> float:
         return self._info.get("noise", 0.0)
