@@ -5,6 +5,10 @@ plots (right) docks, menus File / Edit / Simulation / Tools / View (Edit holds
 the scene tree's undo, redo and node actions), a tool bar and a
 status bar with the simulated time (``H:MM:SS:mmm``) and speed.
 
+Robot controllers' actions, late button, Cameras dock and keyboard are in
+app/controllers_ui.py, the robust contact model's pieces in
+app/robust_contacts_ui.py.
+
 One `EngineRunner` per open world runs it in the engine thread; a
 `RunnerBridge` brings its frames and console lines to the GUI thread. A world
 is opened by building a new runner first: when the file does not load, the
@@ -472,8 +476,12 @@ class MainWindow(QMainWindow):
         self.trust.trust(self.untrusted.folder)
         self.untrusted = None
         self.actions_["trust_plugin"].setEnabled(False)
-        host = self.runner.host
-        self.runner.call(lambda _sim: host.load_world_plugin())  # in the engine thread
+        host, robots = self.runner.host, self.runner.robots
+
+        def load(_sim) -> None:  # in the engine thread: the plugin, then the controllers
+            host.load_world_plugin()
+            robots.start()
+        self.runner.call(load)
         return True
 
     def reload_plugin(self) -> None:

@@ -111,17 +111,12 @@ def plugin_source_text(name: str, template: Path = TEMPLATE) -> str:
     return _TEMPLATE_WORD.sub(name, template.read_text(encoding="utf-8"))
 
 
-def create_plugin(project_dir: str | os.PathLike, name: str, template: Path = TEMPLATE) -> Path:
-    """Create ``<project>/plugins/physics/<name>/<name>.py`` from the template
-    (written atomically) and return its path. Raises `PluginNameError` for a
-    bad name or an existing folder, `OSError` when the files cannot be made."""
-    return create_program(project_dir, name, PLUGIN, template)
-
-
-def create_program(project_dir: str | os.PathLike, name: str, kind: ProgramKind,
-                   template: Path | None = None) -> Path:
-    """Create ``<kind's folder>/<name>.py`` from ``template`` (default: the
-    kind's) as `create_plugin` does."""
+def create_plugin(project_dir: str | os.PathLike, name: str, template: Path | None = None,
+                  kind: ProgramKind = PLUGIN) -> Path:
+    """Create ``<project>/plugins/physics/<name>/<name>.py`` (or ``kind``'s
+    folder) from the template (default: the kind's; written atomically) and
+    return its path. Raises `PluginNameError` for a bad name or an existing
+    folder, `OSError` when the files cannot be made."""
     problem = name_problem(project_dir, name, kind)
     if problem is not None:
         raise PluginNameError(problem)
@@ -262,7 +257,7 @@ class NewPluginWizard(QDialog):
             self._validate()
             return
         try:
-            path = create_program(self.project_dir, name, self.kind, self.template)
+            path = create_plugin(self.project_dir, name, self.template, self.kind)
         except (OSError, PluginNameError) as exc:
             self.problem_label.setText(f"Could not create the {self.kind.noun}: {exc}")
             self.problem_label.setVisible(True)

@@ -1,14 +1,17 @@
-"""Folder trust: a world's physics plugin runs only once the user trusts its folder.
+"""Folder trust: a world's physics plugin and robot controllers run only once
+the user trusts its folder.
 
-Opening a world imports its plugin (module top level and init): code from
-the world's folder runs. Odeon asks first (decision 0017), once per folder:
+Opening a world imports its plugin (module top level and init) and starts its
+robots' controllers: code from the world's folder runs. Odeon asks first
+(decision 0017), once per folder:
 
 * the folder is the world's *project*: ``<project>`` of
   ``<project>/worlds/x.wbt``, else the world's own folder;
-* nothing is asked when the world names no plugin, when the plugin is not
-  found, or when it comes from a trusted place: the installation (bundled
-  worlds and plugins) or a folder of ``ODEON_PLUGIN_PATH`` (the user put it
-  there);
+* nothing is asked when the world names no plugin and no controller, when
+  they are not found, or when they come from a trusted place: the
+  installation (bundled worlds, plugins and controllers) or a folder of
+  ``ODEON_PLUGIN_PATH`` / ``ODEON_CONTROLLER_PATH`` (the user put it there);
+  the question names the plugin, else the first such controller;
 * the answer ("trust" or "open without running the plugin") is remembered per
   folder in the app's settings (`TrustStore`, a `QSettings`: tests give their
   own file). A declined folder is not asked again; Tools > Trust This Folder
@@ -28,6 +31,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from engine.controllers import discovery as controller_discovery
 from engine.plugins import discovery
 
 #: The installation: the folder holding app/, engine/, resources/ and plugins/.
@@ -39,12 +43,14 @@ AskTrust = Callable[["TrustQuestion"], bool]
 
 @dataclass(frozen=True)
 class TrustQuestion:
-    """What the user is asked: may ``plugin`` (source file ``source``) of the
-    world in ``folder`` run?"""
+    """What the user is asked: may ``plugin`` (source file ``source``; a
+    ``kind``: "physics plugin" or "robot controller") of the world in
+    ``folder`` run?"""
 
     folder: Path
     plugin: str
     source: Path
+    kind: str = "physics plugin"
 
 
 def is_inside(path: str | os.PathLike, root: str | os.PathLike) -> bool:
@@ -129,27 +135,59 @@ def _trusted_source(source: Path, bundled_dir: Path | None,
     return any(is_inside(source, root) for root in roots)
 
 
+def _untrusted_controller(world_path: Path, env: Mapping[str, str] | None
+                          ) -> controller_discovery.ControllerProgram | None:
+    """The first robot controller of the world found outside the trusted places
+    (the installation, the bundled controllers, ODEON_CONTROLLER_PATH)."""
+    from engine.world import WorldError, read_world
+
+    env_dict = dict(os.environ if env is None else env)
+    roots = [INSTALL_ROOT, controller_discovery.BUNDLED_DIR] + [
+        Path(p) for p in env_dict.get(controller_discovery.PATH_VARIABLE, "").split(os.pathsep)
+        if p]
+    try:
+        nodes = list(read_world(str(world_path)).iter_nodes())
+    except (OSError, WorldError, ValueError):
+        return None  # the world is refused later, with its own message
+    for node in nodes:
+        if node.is_use or node.is_opaque or not node.is_a("Robot"):
+            continue
+        name = str(node.get("controller"))
+        if controller_discovery.runs_nothing(name):
+            continue
+        try:
+            program = controller_discovery.find_controller(name, world_path, None, env_dict)
+        except controller_discovery.ControllerNotFound:
+            continue
+        if not any(is_inside(program.source, root) for root in roots):
+            return program
+    return None
+
+
 def trust_question(world_path: str | os.PathLike, store: TrustStore, *,
                    bundled_dir: Path | None = None,
                    env: Mapping[str, str] | None = None) -> TrustQuestion | None:
-    """The question to ask before opening ``world_path`` with its plugin, or
-    None when the plugin may run (or there is none) without asking."""
+    """The question to ask before opening ``world_path`` with its plugin and
+    controllers, or None when they may run (or there are none) without asking."""
     world = Path(world_path).resolve()
     folder = project_folder(world)
     if is_installed(world) or store.is_trusted(folder):
         return None
     found = _plugin_location(world, bundled_dir, env)
-    if found is None or _trusted_source(found.source, bundled_dir, env):
-        return None
-    return TrustQuestion(folder, found.name, found.source)
+    if found is not None and not _trusted_source(found.source, bundled_dir, env):
+        return TrustQuestion(folder, found.name, found.source)
+    program = _untrusted_controller(world, env)
+    if program is not None:
+        return TrustQuestion(folder, program.name, program.source, "robot controller")
+    return None
 
 
 def untrusted_plugin(world_path: str | os.PathLike, store: TrustStore, ask: AskTrust, *,
                      bundled_dir: Path | None = None,
                      env: Mapping[str, str] | None = None) -> TrustQuestion | None:
-    """Decide whether the world's plugin may run, asking ``ask`` at most once
-    per folder and remembering the answer: the plugin that must not run (the
-    question the user declined, now or before), or None when it may run."""
+    """Decide whether the world's plugin and controllers may run, asking ``ask``
+    at most once per folder and remembering the answer: the question the user
+    declined (now or before: nothing of the folder runs), or None when they may."""
     question = trust_question(world_path, store, bundled_dir=bundled_dir, env=env)
     if question is None:
         return None
@@ -163,22 +201,22 @@ def untrusted_plugin(world_path: str | os.PathLike, store: TrustStore, ask: AskT
 
 
 def not_run_message(question: TrustQuestion) -> str:
-    """The console line saying the plugin did not run and how to run it."""
-    return (f"The physics plugin '{question.plugin}' ({question.source}) was not run: the "
-            f"folder '{question.folder}' is not trusted. To run it, use Tools > Trust This "
-            "Folder and Load Plugin.")
+    """The console line saying the plugin (and controllers) did not run and how to run them."""
+    return (f"The {question.kind} '{question.plugin}' ({question.source}) was not run (nor "
+            f"any other code of the world's folder): the folder '{question.folder}' is not "
+            "trusted. To run it, use Tools > Trust This Folder and Load Plugin.")
 
 
 def ask_trust_dialog(parent: QWidget | None) -> AskTrust:
     """The `AskTrust` of the app: a message box with the two choices."""
     def ask(question: TrustQuestion) -> bool:
-        box = QMessageBox(QMessageBox.Icon.Question, "Run the world's physics plugin?",
-                          f"This world's physics plugin '{question.plugin}' is Python code "
+        box = QMessageBox(QMessageBox.Icon.Question, f"Run the world's {question.kind}?",
+                          f"This world's {question.kind} '{question.plugin}' is Python code "
                           f"from the folder\n{question.folder}\nwhich you have not trusted "
                           "before. Running it gives it the same rights as Odeon.", parent=parent)
-        trust = box.addButton("Trust this folder and run its plugin",
+        trust = box.addButton("Trust this folder and run its code",
                               QMessageBox.ButtonRole.AcceptRole)
-        box.addButton("Open without running the plugin", QMessageBox.ButtonRole.RejectRole)
+        box.addButton("Open without running its code", QMessageBox.ButtonRole.RejectRole)
         box.setDefaultButton(trust)
         box.exec()
         return box.clickedButton() == trust

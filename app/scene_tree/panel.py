@@ -13,6 +13,7 @@ in red.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, Signal
@@ -29,18 +30,20 @@ from app.scene_tree.plugin_dialog import NameSelectDialog, PluginSelectDialog
 from app.scene_tree.robust_editors import RobustEditor, robust_editor_for
 from engine.world import DEF_FIELD, BaseNode, Node, UseNode, WorldError
 
-#: (node type the field belongs to, field) -> the panel's method making its Select... dialog
-SELECT_DIALOGS: dict[tuple[str, str], str] = {
-    ("WorldInfo", "physics"): "plugin_dialog",
-    ("Robot", "controller"): "controller_dialog",
+#: ``select(panel, field item)``: runs a field's Select... dialog
+SelectAction = Callable[["FieldEditorPanel", FieldItem], None]
+#: (node type the field belongs to, field) -> what its Select... button does
+SELECT_DIALOGS: dict[tuple[str, str], SelectAction] = {
+    ("WorldInfo", "physics"): lambda panel, field: panel.select_plugin(field),
+    ("Robot", "controller"): lambda panel, field: panel.select_controller(field),
 }
 
 
-def select_dialog_method(node: BaseNode, field: str) -> str | None:
-    """The `SELECT_DIALOGS` method of ``node.field`` (None: the field has none)."""
-    for (type_name, name), method in SELECT_DIALOGS.items():
+def select_action(node: BaseNode, field: str) -> SelectAction | None:
+    """The `SELECT_DIALOGS` entry of ``node.field`` (None: the field has none)."""
+    for (type_name, name), select in SELECT_DIALOGS.items():
         if name == field and node.is_a(type_name):
-            return method
+            return select
     return None
 
 
@@ -142,12 +145,11 @@ class FieldEditorPanel(QWidget):
             editor = MFEditor(field.type, choices, self)
             editor.edited.connect(lambda v, m: self._set(field, v, m))
         else:
-            method = select_dialog_method(node, name)
-            editor = make_sf_editor(field.type, choices, method is not None, self)
+            select = select_action(node, name)
+            editor = make_sf_editor(field.type, choices, select is not None, self)
             editor.edited.connect(lambda v, m: self._set(field, v, m))
-            if method is not None:
-                editor.select_requested.connect(
-                    lambda: self.select_value(field, getattr(self, method)(field)))
+            if select is not None:
+                editor.select_requested.connect(lambda: select(self, field))
         return editor
 
     def _node_editor(self, item: NodeItem) -> QWidget | None:
@@ -210,6 +212,11 @@ class FieldEditorPanel(QWidget):
     def select_plugin(self, field: FieldItem, dialog: PluginSelectDialog | None = None) -> None:
         """Run the Select... dialog; OK sets WorldInfo.physics (undoable)."""
         self.select_value(field, dialog or self.plugin_dialog(field))
+
+    def select_controller(self, field: FieldItem,
+                          dialog: ControllerSelectDialog | None = None) -> None:
+        """Run the Select... dialog; OK sets Robot.controller (undoable)."""
+        self.select_value(field, dialog or self.controller_dialog(field))
 
     def select_value(self, field: FieldItem, dialog: NameSelectDialog) -> None:
         """Run a Select... ``dialog``; OK sets ``field`` to the chosen name (undoable)."""

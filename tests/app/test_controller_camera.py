@@ -22,6 +22,11 @@ from tests.app import test_main_window as main_window_tests
 answers = main_window_tests.answers
 make_window = main_window_tests.make_window
 
+
+def trust(_question) -> bool:
+    """The trust question's answer: the test project's code may run."""
+    return True
+
 PROJECT = Path(__file__).resolve().parents[1] / "resources" / "controllers_app"
 WAIT_MS = 20000
 FOV = 0.7854
@@ -97,7 +102,7 @@ def camera_result(qtbot, window) -> dict:
 
 
 def test_cameras_see_the_boxes_in_front_of_them(qtbot, make_window, project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     window.run_realtime()
     result = camera_result(qtbot, window)
     red, green = result["front"], result["left"]
@@ -123,7 +128,7 @@ def test_cameras_see_the_boxes_in_front_of_them(qtbot, make_window, project) -> 
 
 def test_plugin_draws_in_the_robot_camera_view(qtbot, make_window, project) -> None:
     window = make_window(project / "worlds" / "camera_plugin.wbt",
-                         ask_trust=lambda _question: True)
+                         ask_trust=trust)
     qtbot.waitUntil(lambda: window.runner.host.name == "eye_marker", timeout=WAIT_MS)
     window.run_realtime()
     result = camera_result(qtbot, window)
@@ -136,7 +141,7 @@ def test_plugin_draws_in_the_robot_camera_view(qtbot, make_window, project) -> N
 
 def test_camera_image_is_not_mirrored_or_upside_down(qtbot, make_window, project) -> None:
     # the red box fills the top-left quarter of the image (camera_layout.wbt)
-    window = make_window(project / "worlds" / "camera_layout.wbt")
+    window = make_window(project / "worlds" / "camera_layout.wbt", ask_trust=trust)
     window.run_realtime()
     camera_result(qtbot, window)
     dock = window.controllers_ui.cameras

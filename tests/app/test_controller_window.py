@@ -26,6 +26,11 @@ from tests.app import test_main_window as main_window_tests
 answers = main_window_tests.answers
 make_window = main_window_tests.make_window
 
+
+def trust(_question) -> bool:
+    """The trust question's answer: the test project's code may run."""
+    return True
+
 PROJECT = Path(__file__).resolve().parents[1] / "resources" / "controllers_app"
 #: Longest wait [ms] for controllers to start, step and print.
 WAIT_MS = 20000
@@ -72,7 +77,7 @@ def select_field(window, node, field: str):
 
 def test_console_filters_per_robot_and_crash_keeps_the_app_up(qtbot, make_window,
                                                               project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     console = window.console
     # one entry per robot with a controller, after "All controllers"
     assert console.filters()[-4:] == ["All controllers", robot_filter("eye"),
@@ -99,7 +104,7 @@ def test_console_filters_per_robot_and_crash_keeps_the_app_up(qtbot, make_window
 
 
 def test_keys_held_in_the_3d_view_reach_the_keyboard(qtbot, make_window, project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     window.run_realtime()
     wait_line(qtbot, window, "controller:typist", "KEYS []")
     view = window.viewport.gl_window
@@ -114,7 +119,7 @@ def test_keys_held_in_the_3d_view_reach_the_keyboard(qtbot, make_window, project
 
 def test_edit_controller_opens_it_and_saving_restarts_it(qtbot, make_window, project,
                                                         answers) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     ui = window.controllers_ui
     window.run_realtime()
     wait_line(qtbot, window, "controller:typist", "keys_probe version 1")
@@ -139,7 +144,7 @@ def test_edit_controller_opens_it_and_saving_restarts_it(qtbot, make_window, pro
 
 
 def test_restart_controller_selected_or_all(qtbot, make_window, project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     window.run_realtime()
     wait_line(qtbot, window, "controller:typist", "keys_probe version 1")
     window.tree.select_node(node_named(window, "typist"))
@@ -157,7 +162,7 @@ def test_restart_controller_selected_or_all(qtbot, make_window, project) -> None
 
 
 def test_reset_restarts_the_controllers(qtbot, make_window, project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     window.run_realtime()
     wait_line(qtbot, window, "controller:typist", "keys_probe version 1")
     window.reset()
@@ -166,7 +171,7 @@ def test_reset_restarts_the_controllers(qtbot, make_window, project) -> None:
 
 def test_controller_field_select_dialog_sets_it_and_restarts(qtbot, make_window,
                                                              project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     idle = node_named(window, "idle")
     field = select_field(window, idle, "controller")
     panel = window.tree.panel
@@ -198,7 +203,7 @@ def test_controller_field_select_dialog_sets_it_and_restarts(qtbot, make_window,
 
 def test_new_robot_controller_wizard_sets_the_robot_and_runs(qtbot, make_window,
                                                             project) -> None:
-    window = make_window(project / "worlds" / "robots.wbt")
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=trust)
     idle = node_named(window, "idle")
     window.tree.select_node(idle)
     asked = []
@@ -234,7 +239,7 @@ def test_new_robot_controller_wizard_sets_the_robot_and_runs(qtbot, make_window,
 
 
 def test_late_controller_shows_and_restarts(qtbot, make_window, project) -> None:
-    window = make_window(project / "worlds" / "late.wbt")
+    window = make_window(project / "worlds" / "late.wbt", ask_trust=trust)
     window.runner.robots.late_after = 0.5
     ui = window.controllers_ui
     assert not ui.late_button.isVisible()
@@ -251,3 +256,25 @@ def test_late_controller_shows_and_restarts(qtbot, make_window, project) -> None
     window.pause()
     window.reset()
     wait_line(qtbot, window, "controller:slow", 'starting controller "sleeper"', count=3)
+
+
+def test_controllers_of_an_untrusted_folder_run_once_trusted(qtbot, make_window,
+                                                             project) -> None:
+    asked = []
+
+    def decline(question) -> bool:
+        asked.append(question)
+        return False
+
+    window = make_window(project / "worlds" / "robots.wbt", ask_trust=decline)
+    # no plugin: the first robot controller of the project is the question
+    assert [(q.kind, q.plugin) for q in asked] == [("robot controller", "camera_probe")]
+    assert asked[0].folder == project
+    window.step()
+    qtbot.waitUntil(lambda: window.runner.latest_frame().steps == 1, timeout=WAIT_MS)
+    assert window.runner.robots.status() == {}
+    assert any("robot controller 'camera_probe'" in t and "not trusted" in t
+               for t in console_lines(window, "odeon"))
+    window.actions_["trust_plugin"].trigger()
+    window.run_realtime()
+    wait_line(qtbot, window, "controller:typist", "keys_probe version 1")
