@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 #: The contracts docs/architecture.md describes; removing one must be deliberate.
 EXPECTED_CONTRACTS = {"engine-no-gui", "engine-packages", "ode-layers", "collision-layers",
-                      "libode-apart", "no-cycles"}
+                      "libode-apart", "no-cycles", "controller-package-alone"}
 
 
 def test_the_documented_contracts_are_configured():

@@ -21,6 +21,7 @@ from engine.controllers.cameras import CameraSampler
 from engine.controllers.device_records import DeviceBuilder, DeviceContext, RobotDevice
 from engine.controllers.motor_commands import attach_joint_device, attach_motor
 from engine.ode.kernels import detmath
+from engine.sim.sensors import SENSOR_TYPES
 from engine.world import Node
 
 
@@ -34,7 +35,6 @@ def _output_range(node: Node) -> tuple[float, float]:
 
 
 def _sensor_sampler(ctx: DeviceContext, device: RobotDevice) -> None:
-    from engine.sim.sensors import SENSOR_TYPES
     factory = SENSOR_TYPES.get(device.type_name)
     if factory is not None:
         device.sampler = factory(ctx.sim, device.node, ctx.seed)

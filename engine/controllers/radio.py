@@ -30,9 +30,7 @@ import numpy as np
 
 from engine.controllers.device_records import RobotDevice
 from engine.ode.kernels import detmath
-
-#: Channel of the physics plugin.
-PLUGIN_CHANNEL = 0
+from engine.sim.channels import PLUGIN_CHANNEL
 
 
 @dataclass

@@ -21,12 +21,14 @@ from engine import ode
 from engine.sim.edits import apply_edit
 from engine.sim.poses import Frame
 from engine.world import Node
+from engine.world.model import World
 from engine.world.parser import parse_world
 from engine.world.protos import expanded
-from engine.world.writer import format_world
+from engine.world.writer import format_world, write_world
 
 ROOT_ID = 0
-_POSE_FIELDS = ("translation", "rotation")
+#: A Solid's fields a reset puts back (Webots' reset matrix); others keep edits
+_UNDONE_BY_RESET = ("translation", "rotation")
 
 
 class QueryError(Exception):
@@ -246,10 +248,10 @@ def _converted(type_name: str, value):
 
 def _set_field(q, s, node: Node, name: str, value) -> None:
     sim = q.sim
-    keep = sim.baseline.value(node, name) if name in _POSE_FIELDS else None
+    keep = sim.baseline.value(node, name) if name in _UNDONE_BY_RESET else None
     try:
         result = (apply_edit(sim, node, name, value, baseline=keep)
-                  if name in _POSE_FIELDS else apply_edit(sim, node, name, value))
+                  if name in _UNDONE_BY_RESET else apply_edit(sim, node, name, value))
     except (ValueError, TypeError) as exc:
         raise QueryError(f"new field value has wrong type or length: {exc}") from None
     if result.needs_rebuild:
@@ -434,7 +436,6 @@ def _descends(node: Node, ancestor: Node) -> bool:
 
 
 def _export(q, s, number):
-    from engine.world.model import World
     node = q.node(number)
     world = World()
     copy = node.copy()
@@ -474,7 +475,6 @@ def _world_reload(q, s):
 
 
 def _world_save(q, s, filename=None):
-    from engine.world.writer import write_world
     path = filename or q.sim.world.filename
     if not path:
         raise QueryError("wb_supervisor_world_save(): the world has no file name")

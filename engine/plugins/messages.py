@@ -14,8 +14,7 @@
 
 from __future__ import annotations
 
-#: The only channel the plugin receives on.
-PLUGIN_CHANNEL = 0
+from engine.sim.channels import PLUGIN_CHANNEL
 
 
 class Inbox:

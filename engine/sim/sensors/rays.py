@@ -26,7 +26,6 @@ from engine import ode
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
 
-_HALF = math.pi
 _THIRD = 2.0 * math.pi / 3.0
 _QUARTER = math.pi / 2.0
 _FIFTH = 2.0 * math.pi / 5.0
@@ -38,7 +37,7 @@ POLAR: dict[int, tuple[tuple[float, float], ...]] = {
     2: ((_QUARTER, 1.0), (-_QUARTER, 1.0)),
     3: ((0.0, 1.0), (_THIRD, 1.0), (-_THIRD, 1.0)),
     4: ((0.0, 0.0), (0.0, 1.0), (_THIRD, 1.0), (-_THIRD, 1.0)),
-    5: ((0.0, 0.0), (0.0, 1.0), (_QUARTER, 1.0), (_HALF, 1.0), (-_QUARTER, 1.0)),
+    5: ((0.0, 0.0), (0.0, 1.0), (_QUARTER, 1.0), (math.pi, 1.0), (-_QUARTER, 1.0)),
     6: ((0.0, 0.0),) + tuple((k * _FIFTH, 1.0) for k in range(5)),
     7: ((0.0, 0.0),) + tuple((k * _SIXTH, 1.0) for k in range(6)),
     8: ((0.0, 0.0),) + tuple((k * _SEVENTH, 1.0) for k in range(7)),

@@ -60,7 +60,9 @@ def expanded(node: BaseNode) -> BaseNode:
         root = STAND_INS[node.type_name].expand(node)
         root.source = node.source
         root.def_name = node.def_name  # messages name the instance's DEF
-        cached = _Cached(copy_node(node), root)  # type: ignore[arg-type]
+        snapshot = copy_node(node)
+        assert isinstance(snapshot, Node)
+        cached = _Cached(snapshot, root)
         _CACHE[node] = cached
         _INSTANCE_OF[root] = node
     root = cached.root
@@ -94,7 +96,9 @@ def world_node_of(node: BaseNode) -> BaseNode:
 
 def _same_interface(a: Node, b: Node) -> bool:
     """True when the two instances' interface fields (pose aside) are equal."""
-    for name, spec in a.spec.fields.items():  # type: ignore[union-attr]
+    spec_a = a.spec
+    assert spec_a is not None  # stand-ins are known types
+    for name, spec in spec_a.fields.items():
         if name in _POSE_FIELDS:
             continue
         va, vb = a.get(name), b.get(name)

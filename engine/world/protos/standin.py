@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.world.node import BaseNode, Node, copy_node
+from engine.world.node import BaseNode, Node, UseNode, copy_node
 from engine.world.schema_protos import PROTO_INTERFACES
 
 
@@ -38,7 +38,7 @@ def owned(node: BaseNode | None) -> BaseNode | None:
     its DEF node), for use inside an expansion; None stays None."""
     if node is None:
         return None
-    return copy_node(node.target if node.is_use else node)  # type: ignore[attr-defined]
+    return copy_node(node.target if isinstance(node, UseNode) else node)
 
 
 def appearance(instance_value: BaseNode | None, rgb: tuple[float, float, float]) -> BaseNode:
