@@ -100,6 +100,9 @@ class EngineRunner:
         self.sim.console.add_listener(self._on_console)
         self.host.error_listeners.append(self._on_plugin_error)
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
+        #: Step commands queued and not yet run (they do not interrupt each other)
+        self._queued_steps = 0
+        self._steps_lock = threading.Lock()
         self._wake = threading.Event()
         self._gui_idle = threading.Event()  # cleared while the GUI paints a frame
         self._gui_idle.set()
@@ -152,7 +155,11 @@ class EngineRunner:
 
     def step_once(self) -> None:
         """Pause, then advance exactly one basicTimeStep."""
-        self._post(self._do_step_once)
+        with self._steps_lock:
+            self._queued_steps += 1
+        if not self._post(self._do_step_once):
+            with self._steps_lock:
+                self._queued_steps -= 1
 
     def reset(self) -> None:
         """Simulation reset (plugin cleanup, initial state, plugin init) with the
@@ -191,9 +198,12 @@ class EngineRunner:
             self.robots.start()
 
     def _wanted_elsewhere(self) -> bool:
-        """True while commands wait (pause, reset, restart...) or the runner stops:
-        waiting for controllers gives way to them."""
-        return self._stopping or not self._commands.empty()
+        """True while commands other than Step wait (pause, reset, restart...) or
+        the runner stops: waiting for controllers gives way to them (queued
+        Steps wait their turn: each one steps)."""
+        with self._steps_lock:
+            queued_steps = self._queued_steps
+        return self._stopping or self._commands.qsize() > queued_steps
 
     def stop_plugin(self) -> bool:
         """Stop the plugin: the callback running now gets `PluginStopped` (a
@@ -383,10 +393,14 @@ class EngineRunner:
             fn(mode)
 
     def _do_step_once(self) -> None:
+        with self._steps_lock:
+            self._queued_steps -= 1
         self._change_mode("paused")
         if self.sim.paused:
             self.sim.resume()
-        self.host.step()
+        if self._controllers_ready():
+            self.host.step()
+            self._supervisor_requests()
         self._after_change()
 
     def _after_change(self) -> None:
@@ -440,6 +454,8 @@ class EngineRunner:
             if -ahead > MAX_LAG:
                 self._reanchor()
         self._gui_idle.wait(GUI_FIRST_WAIT)
+        if not self._controllers_ready():
+            return
         self.host.step()
         self._supervisor_requests()
         if self.sim.paused:
@@ -449,6 +465,19 @@ class EngineRunner:
         self._publish(force=self._mode == "realtime")
         if self._mode == "fast":
             time.sleep(0)  # let the GUI thread take the GIL between steps
+
+    def _controllers_ready(self) -> bool:
+        """Wait for the controllers' requests of the next step without holding
+        the step lock (a late controller must not slow the plugin's draw in
+        the GUI); False when a command (other than Step) wants the thread."""
+        robots = self.robots
+        while True:
+            with self.host.lock:
+                if robots.ready(wait=False):
+                    return True
+            if self._wanted_elsewhere():
+                return False
+            robots.wait_for_messages(0.05)
 
     def _supervisor_requests(self) -> None:
         """Carry out what a Supervisor asked for in the last step: a mode, a

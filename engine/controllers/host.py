@@ -160,20 +160,32 @@ class ControllerHost:
 
     def restart(self, robot_name: str | None = None) -> None:
         """Stop and start again the controller of ``robot_name`` (every one: None);
-        its devices return to their initial state."""
+        its devices return to their initial state. Other robots' controllers,
+        running or ended, are left as they are."""
+        if robot_name is None:
+            self.stop()
+            self.start()
+            return
         keep = []
+        restarted = []
         for session in self.sessions:
-            if robot_name is None or session.name == robot_name:
-                if session.running and session.state == WAITING:
-                    self._send_answer(session, ending=True)
-                self._end(session, report=False)
-                self.radio.forget_robot(session.name)
-                self._notify(session.name, "restarted")
-            else:
+            if session.name != robot_name:
                 keep.append(session)
+                continue
+            if session.running and session.state == WAITING:
+                self._send_answer(session, ending=True)
+            self._end(session, report=False)
+            self.radio.forget_robot(session.name)
+            restarted.append(session.robot)
         self.sessions = keep
         self._flush_output()
-        self.start()
+        if not restarted:  # it had no session: its controller field may name one now
+            restarted = [r for r in self.robots_with_controllers()
+                         if str(r.get("name")) == robot_name]
+        for robot in restarted:
+            self._start(robot)
+            self._notify(robot_name, "restarted")
+        self.sim.robots = self
 
     def rebind(self) -> None:
         """The Simulation was reset or rebuilt (ODE objects may be new): rebuild
@@ -208,17 +220,22 @@ class ControllerHost:
                 for s in self.sessions}
 
     # ----------------------------------------------------- the Simulation's calls
-    def ready(self) -> bool:
-        """Wait for the requests the next step needs (module docstring, 1)."""
+    def ready(self, wait: bool = True) -> bool:
+        """Wait for the requests the next step needs (module docstring, 1).
+        With ``wait`` False, serve what has arrived and say whether everything
+        is in, without waiting (`wait_for_messages` waits without serving)."""
         while self._restart_later:
             self.restart(self._restart_later.pop(0))
         try:
             while True:
                 self._serve_async()
-                needed = [s for s in self.sessions
-                          if s.synchronous and s.state in (STARTING, COMPUTING)]
+                needed = self._needed()
                 if not needed:
                     return True
+                if not wait:
+                    self._wait_any(needed, timeout=0.0)
+                    self._check_late()
+                    return not self._needed()
                 self._wait_any(needed)
                 self._check_late()
                 if self.interrupted is not None and self.interrupted():
@@ -226,13 +243,28 @@ class ControllerHost:
         finally:
             self._flush_output()
 
-    def _wait_any(self, sessions: list[Session]) -> None:
+    def _needed(self) -> list[Session]:
+        """Synchronous controllers whose next request has not arrived yet."""
+        return [s for s in self.sessions if s.synchronous and s.state in (STARTING, COMPUTING)]
+
+    def wait_for_messages(self, timeout: float) -> None:
+        """Wait up to ``timeout`` s until a controller the next step needs has
+        sent something (read nothing: `ready` serves it)."""
+        fds = [fd for s in self._needed() if not s.process.closed
+               for fd in (s.process.read_fd, *s.process.output_fds)]
+        if fds:
+            try:
+                select.select(fds, [], [], timeout)
+            except (OSError, ValueError):
+                pass
+
+    def _wait_any(self, sessions: list[Session], timeout: float = POLL) -> None:
         """Serve the sessions that sent something (requests or output), waiting
-        at most `POLL` s."""
+        at most ``timeout`` s."""
         by_fd = {s.process.read_fd: s for s in sessions if not s.process.closed}
         output = {fd: s for s in sessions for fd in s.process.output_fds}
         try:
-            readable, _, _ = select.select([*by_fd, *output], [], [], POLL)
+            readable, _, _ = select.select([*by_fd, *output], [], [], timeout)
         except (OSError, ValueError):
             readable = list(by_fd)
         for fd in readable:
