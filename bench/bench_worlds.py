@@ -1,9 +1,12 @@
-"""Steps per second of each bundled world (resources/worlds), with and without its plugin.
+"""Steps per second of each bundled world (resources/worlds), with and without its
+plugin and controllers.
 
 Each world is built twice: one `Simulation` stepped through a `PluginHost`
-with the world's physics plugin (``host.step()``, what the app's engine
+with the world's physics plugin and its robots' controllers
+(`engine.controllers.ControllerHost`; ``host.step()``, what the app's engine
 thread does) and one stepped bare (``sim.step()``, as ``odeon run
---no-plugin``). A run resets the simulation (plugin cleanup + init), then
+--no-plugin --no-controllers``). A run resets the simulation (plugin cleanup
++ init, controllers restarted, as the app's Reset), then
 times ``--seconds`` of simulated time from the initial state; the runs of
 the two variants alternate (``--repeats`` each) so that load changes on a
 shared machine hit both alike. Warm-up: one untimed run of each variant
@@ -12,9 +15,10 @@ shared machine hit both alike. Warm-up: one untimed run of each variant
 The table gives, per world and variant, the median over the runs of the
 steps per second (wall clock) and the real-time factor (simulated seconds per
 wall-clock second), and the plugin's overhead (bare rate / plugin rate - 1).
-Without its plugin a world does not move the same way (the robot never takes
-off, the floaters sink, the blimp falls), so the overhead also holds the
-difference in collision and contact work, not only the plugin's Python.
+Without its plugin and controllers a world does not move the same way (the
+robot never takes off, the floaters sink, the blimp falls), so the overhead
+also holds the difference in collision and contact work, not only the
+plugin's and the controllers' Python.
 
 Run: ``.venv/bin/python bench/bench_worlds.py [--seconds S] [--repeats R]
 [--worlds flying_robot,blimp]``.
@@ -39,6 +43,7 @@ WORLDS = ("default", "flying_robot", "contact_points", "blimp", "floating_body")
 def make_runner(path: Path, plugin: bool):
     """A function timing one run (after a reset) of ``seconds`` simulated time:
     returns (steps, wall seconds)."""
+    from engine.controllers import ControllerHost
     from engine.plugins import PluginHost
     from engine.sim import Simulation
 
@@ -48,8 +53,18 @@ def make_runner(path: Path, plugin: bool):
         host = PluginHost(sim, env={})
         if not host.load_world_plugin():
             raise RuntimeError(f"{path.name}: its plugin did not load")
+        robots = ControllerHost(sim, env={}, to_plugin=host.deliver_from_robot,
+                                from_plugin=host.take_for_robots)
+        robots.start()
     step = host.step if host is not None else sim.step
-    reset = host.reset if host is not None else sim.reset
+
+    def reset() -> None:
+        if host is None:
+            sim.reset()
+            return
+        robots.stop()   # the app's Reset: controllers restarted
+        host.reset()
+        robots.start()
 
     def run(seconds: float) -> tuple[int, float]:
         reset()
