@@ -183,7 +183,8 @@ class ControllerHost:
             restarted = [r for r in self.robots_with_controllers()
                          if str(r.get("name")) == robot_name]
         for robot in restarted:
-            self._start(robot)
+            if not runs_nothing(str(robot.get("controller"))):  # "<none>" now: stays stopped
+                self._start(robot)
             self._notify(robot_name, "restarted")
         self.sim.robots = self
 

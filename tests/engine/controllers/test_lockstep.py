@@ -227,3 +227,32 @@ def test_an_asynchronous_controller_does_not_hold_the_simulation_back(run_world)
     run.step(50)                       # 50 steps while the controller sleeps 0.5 s per step
     assert time.monotonic() - t0 < 5.0
     assert run.sim.steps == 50
+
+
+def test_restarting_one_controller_leaves_the_others_alone(run_world):
+    world = arm("good", "counter") + arm("bad", "crasher").replace(
+        "WorldInfo { basicTimeStep 16 }", "")
+    run = run_world(world, {
+        "counter": """
+            from controller import Robot
+            r = Robot()
+            print("hello", flush=True)
+            while r.step(16) != -1:
+                pass
+        """,
+        "crasher": """
+            raise SystemExit(3)
+        """})
+    run.step(3)
+    assert run.robots.status()["bad"] == "ended"
+    run.robots.restart("good")
+    run.step(2)
+    status = run.robots.status()
+    assert status["bad"] == "ended" and status["good"] in ("computing", "waiting")
+    assert run.text("good").count("hello") == 2
+    # a robot whose controller field now says "<none>" stays stopped when restarted
+    good = next(n for n in run.sim.world.nodes if n.type_name == "Robot")
+    good.set("controller", "<none>")
+    run.robots.restart("good")
+    assert "good" not in run.robots.status()
+    run.step(1)
