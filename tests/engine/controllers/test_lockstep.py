@@ -8,8 +8,6 @@ import time
 
 import pytest
 
-from tests.engine.controllers.project import make_project, start
-
 ARM = """
 WorldInfo { basicTimeStep 16 }
 Robot {
@@ -38,17 +36,6 @@ def arm(name="arm", controller="probe"):
     return ARM % {"name": name, "controller": controller}
 
 
-@pytest.fixture
-def run_world(tmp_path):
-    runs = []
-
-    def go(world, controllers, **options):
-        run = start(make_project(tmp_path, world, controllers), **options)
-        runs.append(run)
-        return run
-    yield go
-    for run in runs:
-        run.stop()
 
 
 def test_configuration_args_time_and_first_sample(run_world):

@@ -55,17 +55,6 @@ while r.step(16) != -1:
 """
 
 
-@pytest.fixture
-def run_world(tmp_path):
-    runs = []
-
-    def go(world, controllers, **options):
-        run = start(make_project(tmp_path, world, controllers), **options)
-        runs.append(run)
-        return run
-    yield go
-    for run in runs:
-        run.stop()
 
 
 def test_packet_sent_after_step_k_is_read_after_step_k_plus_1(run_world):

@@ -60,6 +60,16 @@ class Device:
         if self._robot is not None and self._tag >= 0:
             self._robot._queue_command(self._tag, method, args)
 
+    def _allowed_channel(self, channel, function: str) -> int | None:
+        """``channel`` as an int when the node's ``allowedChannels`` permits it
+        (empty: every channel), else None with Webots' error line."""
+        channel = int(channel)
+        allowed = self._info.get("allowed_channels", ())
+        if allowed and channel not in allowed:
+            _errors.error(f"{function}(): channel {channel} is not in allowedChannels.")
+            return None
+        return channel
+
     def _value(self):
         """The latest sample (NaN, or a list of NaN, before the first one)."""
         components = self._info.get("components", 0)

@@ -52,13 +52,9 @@ class Emitter(Device):
         return self._channel
 
     def setChannel(self, channel: int) -> None:
-        channel = int(channel)
-        allowed = self._info.get("allowed_channels", ())
-        if allowed and channel not in allowed:
-            _errors.error(f"wb_emitter_set_channel(): channel {channel} is not in "
-                          "allowedChannels.")
-            return
-        self._channel = channel
+        checked = self._allowed_channel(channel, "wb_emitter_set_channel")
+        if checked is not None:
+            self._channel = checked
 
     def getRange(self) -> float:
         return self._range

@@ -83,14 +83,10 @@ class Receiver(Sensor):
         return self._channel
 
     def setChannel(self, channel: int) -> None:
-        channel = int(channel)
-        allowed = self._info.get("allowed_channels", ())
-        if allowed and channel not in allowed:
-            _errors.error(f"wb_receiver_set_channel(): channel {channel} is not in "
-                          "allowedChannels.")
-            return
-        self._channel = channel
-        self._command("channel", channel)
+        checked = self._allowed_channel(channel, "wb_receiver_set_channel")
+        if checked is not None:
+            self._channel = checked
+            self._command("channel", checked)
 
     @property
     def queue_length(self) -> int:
