@@ -179,7 +179,11 @@ def robot_devices(ctx_for: Callable[[int], DeviceContext], robot: Node) -> list[
                              {"tag": tag, "name": name, "type": node.type_name,
                               "model": str(node.get("model"))
                               if "model" in node.field_names() else ""})
-        DEVICE_KINDS[node.type_name](ctx_for(tag), device)
+        ctx = ctx_for(tag)
+        try:
+            DEVICE_KINDS[node.type_name](ctx, device)
+        except ValueError as exc:  # e.g. a device the simulation did not build
+            ctx.warn(f'{node.type_name} "{name}" measures nothing: {exc}')
         devices.append(device)
     _link_joint_siblings(devices)
     return devices
