@@ -14,10 +14,13 @@ system-deps:
 system-deps-test:
 	@bash scripts/system-deps.sh --test
 
+# Installing ends by compiling the engine's kernels once (engine/warmup.py, with its
+# progress), so the first world run or test does not wait for numba.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m engine.warmup
 	touch $(STAMP)
 
 run: system-deps $(STAMP)
