@@ -468,18 +468,15 @@ class Simulation:
             ref_R[k] = ref.R
             ref_t[k] = ref.t
         ref_Rt = ref_R.transpose(0, 2, 1)
-        local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0]
-        local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R))
+        local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0].tolist()
+        local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R)).tolist()
         for k in np.flatnonzero(keep).tolist():
             node = moving[k].node
-            translation = tuple(local_t[k].tolist())
-            rotation = tuple(local_rot[k].tolist())
-            node.set("translation", translation)
-            node.set("rotation", rotation)
+            translation, rotation = tuple(local_t[k]), tuple(local_rot[k])
+            node.set_pose(translation, rotation)
             instance = instance_of(node)  # a PROTO stand-in's expansion: its instance too
             if instance is not None:
-                instance.set("translation", translation)
-                instance.set("rotation", rotation)
+                instance.set_pose(translation, rotation)
 
     # -------------------------------------------------------- reset / state
     def save_state(self) -> snapshots.WorldState:

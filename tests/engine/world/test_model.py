@@ -280,3 +280,16 @@ def test_numpy_values_and_path() -> None:
     world = parse_world(H + "DEF R Robot { children [ HingeJoint { endPoint Solid {} } ] }")
     end = world.solids()[1]
     assert end.path() == "Robot (DEF R) > children > HingeJoint > endPoint > Solid"
+
+
+def test_set_pose_notifies_like_set() -> None:
+    world = parse_world(H + "DEF R Robot { }")
+    fields = []
+    world.add_field_observer(lambda node, name, old, new: fields.append((name, old, new)))
+    robot = world.find_by_def("R")
+    robot.set_pose((0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0))   # rotation unchanged: no notice
+    robot.set_pose((0.0, 0.0, 1.0), (0.0, 1.0, 0.0, 0.5))
+    assert robot.get("translation") == (0.0, 0.0, 1.0)
+    assert robot.get("rotation") == (0.0, 1.0, 0.0, 0.5)
+    assert fields == [("translation", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)),
+                      ("rotation", (0.0, 0.0, 1.0, 0.0), (0.0, 1.0, 0.0, 0.5))]
