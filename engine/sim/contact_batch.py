@@ -102,71 +102,110 @@ class SurfaceRows:
         return got
 
 
+class PairRule:
+    """What the default contacts of one pair of Solid records use: its surface,
+    the joint mode and surface values (`SurfaceRows.row`), and whether fdir1
+    must be computed."""
+
+    __slots__ = ("surface", "mode", "values", "need_fdir")
+
+    def __init__(self, surface, mode: int, values: list[float], need_fdir: bool) -> None:
+        self.surface, self.mode, self.values, self.need_fdir = surface, mode, values, need_fdir
+
+
+class PairRules:
+    """`PairRule`s per pair of Solid records, decided once per pair and kept
+    (the rules and surfaces depend on the records and the ContactProperties
+    only: `engine.sim.contacts.ContactHandler` is rebuilt when those change).
+
+    ``allowed(r1, r2)`` the per-pair rules; ``surface_of(r1, r2)`` ->
+    (Surface, swapped); ``surfaces`` the `SurfaceRows`.
+    """
+
+    def __init__(self, allowed: Callable, surface_of: Callable, surfaces: SurfaceRows) -> None:
+        self._allowed = allowed
+        self._surface_of = surface_of
+        self._surfaces = surfaces
+        self._rules: dict[tuple[int, int], PairRule | None] = {}
+
+    def __call__(self, r1, r2) -> PairRule | None:
+        """The rule of the pair, or None when the pair makes no contacts."""
+        key = (id(r1), id(r2))
+        try:
+            return self._rules[key]
+        except KeyError:
+            pass
+        rule = None
+        if self._allowed(r1, r2):
+            surface, swapped = self._surface_of(r1, r2)
+            mode, values, need_fdir = self._surfaces.row(surface, swapped)
+            rule = PairRule(surface, mode, values, need_fdir)
+        self._rules[key] = rule
+        return rule
+
+
 def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
-                     allowed: Callable, surface_of: Callable, surfaces: SurfaceRows,
-                     fdir_of: Callable, too_many: Callable) -> ContactBatch:
+                     rule_of: PairRules, fdir_of: Callable, too_many: Callable) -> ContactBatch:
     """Default contact joints for every pair of ``space`` (into ``world``/``group``).
 
-    ``solid_of(geom)`` -> Solid record or None; ``allowed(r1, r2)`` the
-    per-pair rules (static pairs, one body, joints, robot self-collision;
-    bodies joined by a joint are dropped by the batch already);
-    ``surface_of(r1, r2)`` -> (Surface, swapped); ``fdir_of(normal (3,), r1,
-    surface)`` -> fdir1 (3,); ``too_many(r1, r2, n, keep)`` warns when a pair
-    gives more than ``surface.max_contacts`` points (the deepest are kept).
+    ``solid_of(geom)`` -> Solid record or None; ``rule_of(r1, r2)`` -> the
+    pair's `PairRule`, None when the pair rules drop it (static pairs, one
+    body, joints, robot self-collision; bodies joined by a joint are dropped
+    by the batch already); ``fdir_of(normal (3,), r1, surface)`` -> fdir1
+    (3,); ``too_many(r1, r2, n, keep)`` warns when a pair gives more than
+    ``surface.max_contacts`` points (the deepest are kept).
     """
     sc = space_contacts(space, max_points, skip_joined=True)
     counts = sc.counts
-    start = np.concatenate(([0], np.cumsum(np.maximum(counts, 0))))
+    start = np.concatenate(([0], np.cumsum(np.maximum(counts, 0)))).tolist()
     geoms = sc.ga.geoms
     pairs = sc.pairs.tolist()
     kept_pairs: list[int] = []
     kept_counts: list[int] = []
-    pieces: list[np.ndarray] = []
+    kept: list[int] = []  # the source contact of each kept contact, in order
     table: list[list[float]] = []
     modes: list[int] = []
     solids: list[tuple[object, object]] = []
     fdirs: list[tuple[int, np.ndarray]] = []  # (first contact index, (k, 3)) of FDir1 pairs
-    extra_src: list[int] | None = [] if sc.extra else None  # source contact of each kept one
     m = 0
     for p in np.flatnonzero(counts > 0).tolist():
         i, j = pairs[p]
         r1 = solid_of(geoms[i])
         r2 = solid_of(geoms[j])
-        if r1 is None or r2 is None or not allowed(r1, r2):
+        if r1 is None or r2 is None:
             continue
-        surface, swapped = surface_of(r1, r2)
-        a, b = int(start[p]), int(start[p + 1])
+        rule = rule_of(r1, r2)
+        if rule is None:
+            continue
+        surface = rule.surface
+        a, b = start[p], start[p + 1]
         idx = list(range(a, b))
         if len(idx) > surface.max_contacts:
             too_many(r1, r2, len(idx), surface.max_contacts)
             depth = sc.rows[a:b, 6].tolist()
             order = sorted(range(len(idx)), key=lambda q: -depth[q])
             idx = [a + q for q in sorted(order[: surface.max_contacts])]
-        rows = sc.rows[idx]
-        mode, vals, need_fdir = surfaces.row(surface, swapped)
-        if need_fdir:
+        if rule.need_fdir:
             rot = surface.friction_rotation[0]
-            fdirs.append((m, np.array([fdir_of(rows[q, 3:6], r1, rot)
-                                       for q in range(len(idx))]).reshape(-1, 3)))
+            fdirs.append((m, np.array([fdir_of(sc.rows[q, 3:6], r1, rot)
+                                       for q in idx]).reshape(-1, 3)))
         kept_pairs.append(p)
         kept_counts.append(len(idx))
-        pieces.append(rows)
-        table.append(vals)
-        modes.append(mode)
+        kept.extend(idx)
+        table.append(rule.values)
+        modes.append(rule.mode)
         solids.append((r1, r2))
-        if extra_src is not None:
-            extra_src.extend(idx)
         m += len(idx)
     sel = SpaceContacts()
     sel.ga = sc.ga
     sel.pairs = sc.pairs[kept_pairs].reshape(-1, 2)
     sel.counts = np.array(kept_counts, dtype=np.int64)
-    sel.rows = np.concatenate(pieces) if pieces else np.zeros((0, 9))
+    sel.rows = sc.rows[np.array(kept, dtype=np.int64)] if kept else np.zeros((0, 9))
     sel.g1 = np.repeat(sel.pairs[:, 0], sel.counts)
     sel.g2 = np.repeat(sel.pairs[:, 1], sel.counts)
     sel.extra = {}
-    if extra_src is not None:  # geoms a user collider reported, keyed by contact index
-        new_index = {src: k for k, src in enumerate(extra_src)}
+    if sc.extra:  # geoms a user collider reported, keyed by contact index
+        new_index = {src: k for k, src in enumerate(kept)}
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
     if fdirs:

@@ -119,7 +119,8 @@ def apply_field_change(sim, node, field: str) -> EditResult:
             ok = _move_solid(sim, node)
             return result(LIVE) if ok else result(REBUILD, "moved Solid is not a body's root")
         if field == "contactMaterial":
-            return result(LIVE)  # looked up at every contact
+            sim.rebuild_contact_table()  # the pairs' surfaces are decided again
+            return result(LIVE)
         return result(REBUILD, "Solid field read at build time")
     if t == "Physics":
         return result(LIVE) if _update_mass(sim, node) else result(

@@ -263,3 +263,26 @@ def test_reset_keeps_a_node_inserted_mid_run_at_its_inserted_pose() -> None:
     sim.reset()
     assert ball_copy.get("translation") == (0.0, 0.0, 2.0)
     assert np.allclose(ode.dBodyGetPosition(sim.body_from_def("BALL")), [0.0, 0.0, 2.0])
+
+
+def test_contact_material_edit_takes_effect_at_the_next_step() -> None:
+    sim = make_sim("""
+Solid { boundingObject Plane { } contactMaterial "floor" }
+DEF BOX Solid {
+  translation 0 0 0.05
+  boundingObject Box { size 0.1 0.1 0.1 }
+  physics Physics { density -1 mass 1 }
+  linearVelocity 1 0 0
+}
+""", 'basicTimeStep 10 contactProperties [ ContactProperties { material1 "floor" '
+     'material2 "ice" coulombFriction [ 0 ] bounce 0 } ]')
+    box = sim.world.find_solid_by_def("BOX")
+    body = sim.model.record_of(box).ode_body
+    for _ in range(10):
+        sim.step()
+    slowed = ode.dBodyGetLinearVel(body)[0]
+    assert slowed < 0.95                              # default friction (mu 1) brakes it
+    apply_edit(sim, box, "contactMaterial", "ice")
+    for _ in range(10):
+        sim.step()
+    assert abs(ode.dBodyGetLinearVel(body)[0] - slowed) < 1e-9   # no friction any more
