@@ -42,7 +42,6 @@ import numpy as np
 
 from engine import ode
 from engine.contact.adaptive import SimStatus
-from engine.ode.kernels.detlinalg import matmul
 from engine.sim import state as snapshots
 from engine.sim.baseline import Baseline
 from engine.sim.builder import Model, SolidRecord, build
@@ -58,8 +57,9 @@ from engine.sim.frame import (
     contact_set,
 )
 from engine.sim.motors import MotorSet
+from engine.sim.pose_writer import PoseWriter
 from engine.sim.poses import Frame as Transform
-from engine.sim.poses import matrices_to_axis_angles, solid_world_poses
+from engine.sim.poses import solid_world_poses
 from engine.sim.robust_actuators import build_actuators
 from engine.sim.robust_contacts import (
     RobustPairs,
@@ -78,7 +78,6 @@ from engine.world.odeon_settings import (
     with_solid_settings,
     write_odeon_settings,
 )
-from engine.world.protos import instance_of
 
 #: |position| [m] or |velocity| [m/s, rad/s] beyond which a body is "exploding".
 EXPLOSION_BOUND = 1e6
@@ -116,6 +115,7 @@ class Simulation:
         self.publish_poses = True
         self._modified = False
         self._pose_table: SolidPoseTable | None = None
+        self._pose_writer: PoseWriter | None = None
         self._setup()
         #: the loaded field values (reload of an in-memory world)
         self._loaded = Baseline.capture(self.world)
@@ -436,47 +436,12 @@ class Simulation:
         return table
 
     def write_poses(self) -> None:
-        """Write each moving Solid's pose into its translation/rotation fields.
-
-        All frames are computed at once: world = body frame * body_offset, and
-        local = ref⁻¹ * world with ref the parent Solid's world frame (its
-        new one when it moves too) * parent_rel."""
-        moving = [rec for rec in self.model.solids if rec.ode_body is not None]
-        if not moving:
-            return
-        store = self.model.ode_world.bodies
-        rows = np.fromiter((rec.ode_body.index for rec in moving), np.intp, len(moving))
-        world_R, world_t = solid_world_poses(
-            store.R[rows], store.pos[rows], np.stack([rec.body_offset.R for rec in moving]),
-            np.stack([rec.body_offset.t for rec in moving]))
-        where = {id(rec): k for k, rec in enumerate(moving)}
-        ref_R = np.tile(np.eye(3), (len(moving), 1, 1))  # identity for the rows skipped
-        ref_t = np.zeros_like(world_t)
-        keep = np.ones(len(moving), bool)
-        for k, rec in enumerate(moving):
-            parent = rec.parent
-            if parent is None:
-                ref = rec.parent_rel
-            elif parent.ode_body is rec.ode_body:
-                keep[k] = False  # rigidly merged/attached: the local pose does not change
-                continue
-            else:
-                p = where.get(id(parent))
-                parent_world = (parent.frame if p is None
-                                else Transform(world_R[p], world_t[p]))
-                ref = parent_world.compose(rec.parent_rel)
-            ref_R[k] = ref.R
-            ref_t[k] = ref.t
-        ref_Rt = ref_R.transpose(0, 2, 1)
-        local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0].tolist()
-        local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R)).tolist()
-        for k in np.flatnonzero(keep).tolist():
-            node = moving[k].node
-            translation, rotation = tuple(local_t[k]), tuple(local_rot[k])
-            node.set_pose(translation, rotation)
-            instance = instance_of(node)  # a PROTO stand-in's expansion: its instance too
-            if instance is not None:
-                instance.set_pose(translation, rotation)
+        """Write each moving Solid's pose into its translation/rotation fields
+        (`engine.sim.pose_writer.PoseWriter`, prepared once per model)."""
+        writer = self._pose_writer
+        if writer is None or not writer.valid_for(self.model):
+            writer = self._pose_writer = PoseWriter(self.model)
+        writer.write()
 
     # -------------------------------------------------------- reset / state
     def save_state(self) -> snapshots.WorldState:

@@ -28,6 +28,7 @@ from engine.ode.constants import (
     dPlaneClass,
     dSphereClass,
 )
+from engine.ode.kernels.detlinalg import matmul
 
 
 @njit(cache=True, nogil=True)
@@ -292,6 +293,7 @@ _CAT = attrgetter("category_bits")
 _COL = attrgetter("collide_bits")
 _PADDING = attrgetter("padding")
 _OFFSET = attrgetter("offset_pos")
+_OFFSET_R = attrgetter("offset_R")
 _INDEX = attrgetter("index")
 _RADIUS = attrgetter("radius")
 _LENGTH = attrgetter("length")
@@ -307,7 +309,8 @@ class GatherCache:
 
     __slots__ = ("geoms", "cls", "cls_list", "kind", "by_kind", "bodies", "offsets", "body",
                  "world", "mixed", "bkey", "direct", "other", "flags", "enabled", "cat", "col",
-                 "size_src", "size", "generic", "pad", "padded")
+                 "size_src", "size", "generic", "pad", "padded", "offsets_R", "offset_idx",
+                 "offset_rows", "offset_pos", "offset_rot")
 
     def __init__(self) -> None:
         self.geoms = None
@@ -364,8 +367,10 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
     # bodies and offsets
     bodies = list(map(_BODY, geoms))
     offsets = list(map(_OFFSET, geoms))
-    if c.bodies is None or not _same(c.bodies, bodies) or not _same(c.offsets, offsets):
-        _bodies_changed(c, geoms, bodies, offsets)
+    offsets_R = list(map(_OFFSET_R, geoms))
+    if c.bodies is None or not _same(c.bodies, bodies) or not _same(c.offsets, offsets) \
+            or not _same(c.offsets_R, offsets_R):
+        _bodies_changed(c, geoms, bodies, offsets, offsets_R)
     # shape parameters
     # floats compared by value, arrays (box sides, plane parameters) by identity:
     # the dGeom*Set* functions always store new arrays
@@ -396,6 +401,14 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
         rows = c.body[c.direct]
         pos[c.direct] = store.pos[rows]
         R[c.direct] = store.R[rows]
+    if c.offset_idx.size:
+        # geoms offset from their bodies, all at once: the arithmetic of g.pos / g.R
+        # (each sum over k in increasing order), so the same bits
+        store = c.world.bodies
+        body_R = store.R[c.offset_rows]
+        pos[c.offset_idx] = store.pos[c.offset_rows] + matmul(
+            body_R, c.offset_pos[:, :, None])[:, :, 0]
+        R[c.offset_idx] = matmul(body_R, c.offset_rot)
     for i in c.other:
         g = geoms[i]
         if g.PLACEABLE:
@@ -418,10 +431,12 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
     return ga
 
 
-def _bodies_changed(c: GatherCache, geoms: list, bodies: list, offsets: list) -> None:
+def _bodies_changed(c: GatherCache, geoms: list, bodies: list, offsets: list,
+                    offsets_R: list) -> None:
     n = len(geoms)
     c.bodies = bodies
     c.offsets = offsets
+    c.offsets_R = offsets_R
     body = np.full(n, -1, dtype=np.int64)
     with_body = [i for i, b in enumerate(bodies) if b is not None]
     world = None
@@ -436,7 +451,14 @@ def _bodies_changed(c: GatherCache, geoms: list, bodies: list, offsets: list) ->
     c.world = world
     c.mixed = mixed
     c.direct = np.array(direct, dtype=np.int64)
-    done = set(direct)
+    # placeable geoms with an offset on a body of ``world``: posed in one batch
+    offset = ([i for i in with_body if offsets[i] is not None and geoms[i].PLACEABLE]
+              if with_body and not mixed else [])
+    c.offset_idx = np.array(offset, dtype=np.int64)
+    c.offset_rows = body[c.offset_idx]
+    c.offset_pos = np.array([offsets[i] for i in offset], dtype=np.float64).reshape(-1, 3)
+    c.offset_rot = np.array([offsets_R[i] for i in offset], dtype=np.float64).reshape(-1, 3, 3)
+    done = set(direct) | set(offset)
     c.other = [i for i in range(n) if i not in done]
     if mixed:
         c.bkey = np.array([-1 if b is None else id(b) for b in bodies], dtype=np.int64)
