@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TextIO
 
 from engine.numba_cache import CompileEvent, watch_compiles
+from engine.plugins import PluginHost
+from engine.sim.simulation import Simulation
 
 #: The bundled worlds.
 WORLDS_DIR = Path(__file__).resolve().parents[1] / "resources" / "worlds"
@@ -42,9 +44,6 @@ class WarmupReport:
 
 def _step_world(path: Path, stepper: str) -> None:
     """Build ``path`` with its plugin and run `STEPS` steps with ``stepper``."""
-    from engine.plugins import PluginHost
-    from engine.sim.simulation import Simulation
-
     sim = Simulation(str(path), stepper=stepper)
     host = PluginHost(sim, env={})
     try:
