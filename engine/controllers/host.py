@@ -82,8 +82,8 @@ class ControllerHost:
         self.keys: list[int] = []
         #: listeners ``fn(robot name, status text)`` for late / ended / restarted
         self.status_listeners: list[Callable[[str, str], None]] = []
-        self.radio = Radio(self._frame_of, sim.dt, self._robot_warning)
         self.queries = SupervisorQueries(self)
+        self.radio = self._new_radio()
         #: the runner's mode ("realtime", "fast", "paused"), kept up to date by the runner
         self.mode = "realtime"
         #: Supervisor requests the runner carries out: a mode, a reload, a quit status
@@ -196,7 +196,7 @@ class ControllerHost:
         """The Simulation was reset or rebuilt (ODE objects may be new): rebuild
         every running session's devices, keeping their processes and sampling
         periods (Supervisor.simulationReset keeps controllers running)."""
-        self.radio = Radio(self._frame_of, self.sim.dt, self._robot_warning)
+        self.radio = self._new_radio()
         previous_count, self.count = self.count, 0
         for index, session in enumerate(self.sessions):
             if not session.running:
@@ -507,14 +507,13 @@ class ControllerHost:
         for listener in list(self.status_listeners):
             listener(robot, status)
 
-    # ------------------------------------------------------------------ frames
-    def _frame_of(self, node: Node) -> tuple[np.ndarray, np.ndarray]:
-        """A device Solid's world frame now: (R 3x3, t 3)."""
-        rec = self.sim.model.record_of(node)
-        if rec is None:
-            return np.eye(3), np.zeros(3)
-        frame = self.sim.solid_world_frame(rec)
-        return frame.R, frame.t
+    # ------------------------------------------------------------------ radio
+    def _new_radio(self) -> Radio:
+        """An empty radio whose devices are placed by the Supervisor's world frames."""
+        def frame_of(node: Node) -> tuple[np.ndarray, np.ndarray]:
+            frame = self.queries.world_frame(node)
+            return frame.R, frame.t
+        return Radio(frame_of, self.sim.dt, self._robot_warning)
 
 
 def _spin_select(fds: list[int], seconds: float) -> list[int]:

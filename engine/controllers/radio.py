@@ -58,8 +58,13 @@ class RadioEnd:
     outgoing: list[Packet] = field(default_factory=list)
     waiting: list[tuple] = field(default_factory=list)
 
-    def queued_bytes(self, queue: list) -> int:
-        return sum(len(item[0] if isinstance(item, tuple) else item.data) for item in queue)
+    def outgoing_bytes(self) -> int:
+        """Bytes an Emitter holds, not sent yet."""
+        return sum(len(packet.data) for packet in self.outgoing)
+
+    def waiting_bytes(self) -> int:
+        """Bytes a Receiver holds for its next sample (items: data first)."""
+        return sum(len(item[0]) for item in self.waiting)
 
 
 def _medium(node) -> str:
@@ -88,7 +93,7 @@ class Radio:
 
         def send(data: bytes, channel: int, rng: float) -> None:
             if end.buffer_size != -1 and \
-                    end.queued_bytes(end.outgoing) + len(data) > end.buffer_size:
+                    end.outgoing_bytes() + len(data) > end.buffer_size:
                 self._warn(robot, f'Emitter "{device.name}": buffer full ({end.buffer_size} '
                                   "bytes), packet dropped")
                 return
@@ -147,19 +152,16 @@ class Radio:
             return out
         budget = emitter.baud_rate * self._step_s / 8.0
         out = []
+        # whole packets in order; the first one goes even when larger than a step's budget
         while emitter.outgoing and (not out or len(emitter.outgoing[0].data) <= budget):
-            if out and len(emitter.outgoing[0].data) > budget:
-                break
             packet = emitter.outgoing.pop(0)
             budget -= len(packet.data)
             out.append(packet)
-            if budget <= 0:
-                break
         return out
 
     def _enqueue(self, receiver: RadioEnd, item: tuple) -> None:
         if receiver.buffer_size != -1 and \
-                receiver.queued_bytes(receiver.waiting) + len(item[0]) > receiver.buffer_size:
+                receiver.waiting_bytes() + len(item[0]) > receiver.buffer_size:
             return
         receiver.waiting.append(item)
 

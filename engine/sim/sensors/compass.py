@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.sim.sensors.lookup import LookupTable, Reading, rng_of
+from engine.sim.sensors.lookup import Reading
 from engine.sim.sensors.site import DeviceSite, axes_of, to_device
 from engine.world import Node
 
@@ -28,8 +28,7 @@ class CompassDevice:
     def __init__(self, sim, node: Node, seed: int) -> None:
         self.node = node
         self.site = DeviceSite(sim, node)
-        self.reading = Reading(LookupTable.of(node.get("lookupTable")),
-                               float(node.get("resolution")), rng_of(seed))
+        self.reading = Reading.of_node(node, seed)
         self.axes = axes_of(node)
         info = sim.world.world_info
         self.north = north_of(info.get("coordinateSystem") if info is not None else "ENU")

@@ -24,7 +24,7 @@ import numpy as np
 from engine import ode
 from engine.ode.kernels.detlinalg import matmul
 from engine.sim.poses import axis_angle_to_matrix, matrix_to_axis_angle, matrix_to_quaternion
-from engine.sim.sensors.lookup import LookupTable, Reading, discretize, rng_of
+from engine.sim.sensors.lookup import Reading, discretize, rng_of
 from engine.sim.sensors.site import DeviceSite, axes_of, nan3, to_device
 from engine.world import Node
 
@@ -67,8 +67,7 @@ class GyroDevice:
     def __init__(self, sim, node: Node, seed: int) -> None:
         self.node = node
         self.site = DeviceSite(sim, node)
-        self.reading = Reading(LookupTable.of(node.get("lookupTable")),
-                               float(node.get("resolution")), rng_of(seed))
+        self.reading = Reading.of_node(node, seed)
         self.axes = axes_of(node)
 
     def post_step(self, dt: float) -> None:
@@ -88,8 +87,7 @@ class AccelerometerDevice:
     def __init__(self, sim, node: Node, seed: int) -> None:
         self.node = node
         self.site = DeviceSite(sim, node)
-        self.reading = Reading(LookupTable.of(node.get("lookupTable")),
-                               float(node.get("resolution")), rng_of(seed))
+        self.reading = Reading.of_node(node, seed)
         self.axes = axes_of(node)
         self._velocity = self._point_velocity()
         self._elapsed = 0.0

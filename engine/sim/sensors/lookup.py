@@ -98,6 +98,13 @@ class Reading:
     resolution: float = -1.0
     rng: Generator | None = None
 
+    @classmethod
+    def of_node(cls, node, seed: int) -> Reading:
+        """The reading of a sensor node: its ``lookupTable`` and ``resolution``
+        fields, noise drawn from the device's seed."""
+        return cls(LookupTable.of(node.get("lookupTable")), float(node.get("resolution")),
+                   rng_of(seed))
+
     def apply(self, x: float) -> float:
         """lookup (with noise), then resolution."""
         return discretize(self.table.lookup(x, self.rng), self.resolution)

@@ -30,7 +30,7 @@ import numpy as np
 
 from engine import ode
 from engine.ode.kernels.detlinalg import dot
-from engine.sim.sensors.lookup import LookupTable, Reading, rng_of
+from engine.sim.sensors.lookup import Reading
 from engine.sim.sensors.site import DeviceSite, to_device
 from engine.world import Node
 
@@ -43,8 +43,7 @@ class TouchSensorDevice:
         self.site = DeviceSite(sim, node)
         kind = node.get("type")
         self.kind = kind if kind in READERS else "bumper"
-        self.reading = Reading(LookupTable.of(node.get("lookupTable")),
-                               float(node.get("resolution")), rng_of(seed))
+        self.reading = Reading.of_node(node, seed)
         self._touched = False
         self._joint_model = None
         self._feedback: ode.dJointFeedback | None = None
