@@ -401,7 +401,7 @@ class Simulator:
                         live[name].shape[:1] == (store.capacity,):
                     raise StateError(f"the state's '{name}' array does not fit this world")
             alive_saved = set(np.flatnonzero(arrays["seq"] >= 0).tolist())
-            alive_live = {r for r, h in enumerate(store.handles) if h is not None}
+            alive_live = set(np.flatnonzero(store.seq >= 0).tolist())
             if alive_saved != alive_live:
                 raise StateError("the state belongs to another world (its bodies or joints "
                                  "differ from this simulator's)")

@@ -27,6 +27,8 @@ from engine.ode.body import (
 from engine.ode.body_settings import dBodyGetGravityMode, dBodyIsEnabled
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, dJointGetBody
+from engine.ode.joints.bulk import joint_handle
+from engine.ode.joints.layout import JF_ALIVE
 from engine.ode.world import World, world_of
 
 _PARAM_NAMES = ("LoStop", "HiStop", "Vel", "FMax", "FudgeFactor", "Bounce", "CFM",
@@ -114,9 +116,9 @@ def _write(world: World, out: TextIO, name: str) -> None:
                   f"  ODE = {{\n    disabled = {int(not dBodyIsEnabled(b))},\n"
                   f"    gravity_mode = {dBodyGetGravityMode(b)},\n  }},\n}}\n")
     k = 0
-    for j in world.joints.handles:
-        if j is None:
-            continue
+    store = world.joints
+    for row in np.flatnonzero(store.flags[:store.count] & JF_ALIVE).tolist():
+        j = joint_handle(world, row)
         k += 1
         bodies = []
         for slot in (0, 1):

@@ -22,7 +22,10 @@ class JointStore:
     joint list is newest-attached first, as ODE's); ``data (n, JD)``,
     ``idata (n, JI)`` per-type records; ``feedback (n, 12)`` f1, t1, f2, t2
     of the last step; ``lam (n, MAX_ROWS)`` row forces of the last step;
-    ``nrows (n,)`` rows used in the last step.
+    ``nrows (n,)`` rows used in the last step; ``bulk (n,)`` the key of the
+    :class:`~engine.ode.joints.bulk.JointBatch` a row was made in while it
+    has no handle and is in no body's joint list (-1 otherwise), the batches
+    in ``batches`` {key: batch}.
     """
 
     def __init__(self, capacity: int = 16) -> None:
@@ -32,6 +35,8 @@ class JointStore:
         self.next_attach = 0
         self.free: list[int] = []
         self.handles: list = []
+        self.batches: dict = {}
+        self.next_batch = 0
         self._allocate(capacity)
 
     def _allocate(self, capacity: int) -> None:
@@ -42,6 +47,7 @@ class JointStore:
             "attach_seq": ((capacity,), np.int64), "data": ((capacity, JD), np.float64),
             "idata": ((capacity, JI), np.int64), "feedback": ((capacity, 12), np.float64),
             "lam": ((capacity, MAX_ROWS), np.float64), "nrows": ((capacity,), np.int64),
+            "bulk": ((capacity,), np.int64),
         }
         for name, (shape, dtype) in shapes.items():
             arr = np.zeros(shape, dtype=dtype)
@@ -51,6 +57,7 @@ class JointStore:
         self.seq[old:] = -1
         self.body[old:] = -1
         self.attach_seq[old:] = -1
+        self.bulk[old:] = -1
         self.handles.extend([None] * (capacity - old))
         self.capacity = capacity
 
@@ -102,6 +109,7 @@ class JointStore:
         self.feedback[idx] = 0.0
         self.lam[idx] = 0.0
         self.nrows[idx] = 0
+        self.bulk[idx] = -1
 
     def destroy(self, i: int) -> None:
         """Free row ``i`` for reuse."""

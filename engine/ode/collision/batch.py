@@ -46,6 +46,7 @@ from engine.ode.constants import (
     dSphereClass,
 )
 from engine.ode.joints.base import dAreConnectedExcluding
+from engine.ode.joints.bulk import JointBatch, adopt_rows, register_batch, retire_batch
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
 
@@ -465,38 +466,20 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
     fd = np.zeros((m, 3)) if fdir1 is None else np.ascontiguousarray(
         np.broadcast_to(np.asarray(fdir1, dtype=np.float64).reshape(-1, 3), (m, 3)))
     base = JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
-    slot0, slot1 = write_records(rows, sc.rows, b1, b2, table, tab_of, modes, fd,
-                                 fdir1 is not None, base, store.next_attach, store.data,
-                                 store.idata, store.flags, store.body, store.attach_seq)
+    write_records(rows, sc.rows, b1, b2, table, tab_of, modes, fd, fdir1 is not None, base,
+                  store.next_attach, store.data, store.idata, store.flags, store.body,
+                  store.attach_seq)
     store.next_attach += m
-    # handles, group membership and the bodies' joint lists (attach order)
-    geoms = ga.geoms
-    new = ContactJoint.__new__
-    handles = store.handles
-    jl = world.bodies.joint_lists
-    made = []
-    extra = sc.extra
-    for q, (r, i, j, s0, s1) in enumerate(zip(rows.tolist(), sc.g1.tolist(), sc.g2.tolist(),
-                                             slot0.tolist(), slot1.tolist(), strict=True)):
-        h = new(ContactJoint)
-        h.world = world
-        h.index = r
-        h.group = group
-        h.data = None
-        h.feedback = None
-        if extra and q in extra:
-            h.g1, h.g2 = extra[q]
-        else:
-            h.g1 = geoms[i]
-            h.g2 = geoms[j]
-        handles[r] = h
-        made.append(h)
-        if s0 >= 0:
-            jl[s0].append(h)
-            if s1 >= 0:
-                jl[s1].append(h)
+    # handles are made on demand and the bodies' joint lists take these rows
+    # when asked (engine.ode.joints.bulk); the group keeps the batch
+    batch = JointBatch(world, group, ContactJoint, rows, int(store.seq[rows[0]]), ga.geoms,
+                       sc.g1, sc.g2, sc.extra)
+    register_batch(batch)
     if group is not None:
-        group.joints.extend(made)
+        group.members.append(batch)
+    else:
+        adopt_rows(world, rows)
+        retire_batch(batch)
     return rows
 
 

@@ -8,32 +8,50 @@ defines its record layout, its compiled ``info1``/``info2`` kernels (see
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter, is_
-
 import numpy as np
 
 from engine.ode import checks
 from engine.ode.body import Body, body_of
 from engine.ode.constants import dJointTypeNone, dParamGroup
 from engine.ode.errors import ODEError
-from engine.ode.joints.layout import JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_REVERSE
+from engine.ode.joints.bulk import (
+    NOT_BULK,
+    JointBatch,
+    adopt_body,
+    joint_handle,
+    pending_rows,
+    retire_batch,
+)
+from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_REVERSE
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
 from engine.ode.structs import dJointFeedback
 from engine.ode.world import TEARDOWN_JOINTS, World, register_teardown, world_of
 
-_WORLD = attrgetter("world")
-_INDEX = attrgetter("index")
-
 
 class JointGroup:
-    """A group of joints emptied (destroyed) together: ODE's dJointGroupID."""
+    """A group of joints emptied (destroyed) together: ODE's dJointGroupID.
 
-    __slots__ = ("joints", "alive")
+    ``members``: in creation order, each a :class:`Joint` made on its own or a
+    :class:`~engine.ode.joints.bulk.JointBatch` of joints made together."""
+
+    __slots__ = ("members", "alive")
 
     def __init__(self) -> None:
-        self.joints: list[Joint] = []
+        self.members: list = []
         self.alive = True
+
+    @property
+    def joints(self) -> list[Joint]:
+        """The group's live joints in creation order (batch joints get their
+        handles now)."""
+        out: list[Joint] = []
+        for member in self.members:
+            if isinstance(member, JointBatch):
+                world = member.world
+                out.extend(joint_handle(world, r) for r in member.live_rows().tolist())
+            elif member.alive:
+                out.append(member)
+        return out
 
 
 class Joint:
@@ -57,7 +75,7 @@ class Joint:
         self.data = None
         self.feedback: dJointFeedback | None = None
         if group is not None:
-            group.joints.append(self)
+            group.members.append(self)
             world.joints.flags[self.index] |= JF_IN_GROUP
         self.init_record()
 
@@ -166,6 +184,10 @@ def create_joint(cls: type, w, group, function: str) -> Joint:
 def _unlink(world: World, row: int) -> None:
     """Remove joint row ``row`` from its bodies' joint lists."""
     store = world.joints
+    if store.bulk[row] != NOT_BULK:
+        # a batch row is in no list yet; from now on it is tracked by its handle
+        store.bulk[row] = NOT_BULK
+        return
     handle = store.handles[row]
     for b in store.body[row]:
         if b >= 0:
@@ -199,31 +221,37 @@ def dJointGroupEmpty(group: JointGroup) -> None:
     """Destroy every joint of the group; the group stays usable."""
     g = _group_of(group, "dJointGroupEmpty")
     checks.not_none(g, "dJointGroupEmpty", "group")
-    joints = g.joints
-    if not joints:
+    members = g.members
+    if not members:
         return
-    worlds = set(map(_WORLD, joints))
-    for world in worlds:
-        mine = joints if len(worlds) == 1 else [j for j in joints if j.world is world]
-        rows = list(map(_INDEX, mine))
-        handles = world.joints.handles
-        # the live ones (a handle replaced in its row was destroyed some other way)
-        live = list(map(is_, [handles[i] for i in rows], mine))
-        if not all(live):
-            mine = list(compress(mine, live))
-            rows = list(compress(rows, live))
-        if rows:
-            _destroy_rows(world, mine, rows)
-    joints.clear()
+    # the rows of each world in creation order (the free list's order follows)
+    by_world: dict[int, tuple[World, list[np.ndarray]]] = {}
+    for member in members:
+        world = member.world
+        if not world.alive:
+            continue
+        if isinstance(member, JointBatch):
+            rows = member.live_rows()
+            retire_batch(member)
+        elif member.alive:
+            rows = np.array([member.index], dtype=np.int64)
+        else:
+            continue    # destroyed some other way
+        by_world.setdefault(id(world), (world, []))[1].append(rows)
+    for world, parts in by_world.values():
+        idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        if idx.size:
+            _destroy_rows(world, idx)
+    members.clear()
 
 
-def _destroy_rows(world: World, joints: list[Joint], rows: list[int]) -> None:
-    """Destroy joints (rows) of one world: unlink them from their bodies in one
-    pass per body (the lists keep their order: the same result as unlinking
-    one by one), drop their feedback, free the rows."""
+def _destroy_rows(world: World, idx: np.ndarray) -> None:
+    """Destroy joint rows ``idx`` (k,) int64 of one world: unlink those in
+    body joint lists in one pass per body (the lists keep their order: the
+    same result as unlinking one by one), drop their feedback, free the rows."""
     store = world.joints
-    idx = np.array(rows, dtype=np.int64)
-    attached = store.body[idx]
+    listed = idx[store.bulk[idx] == NOT_BULK]
+    attached = store.body[listed]
     attached = attached[attached >= 0]
     if attached.size:
         # per body: how many of its joints go; when that is all of them (the
@@ -239,12 +267,13 @@ def _destroy_rows(world: World, joints: list[Joint], rows: list[int]) -> None:
                 lst.clear()
                 continue
             if dead is None:
-                dead = set(map(id, joints))
+                handles = store.handles
+                dead = {id(handles[r]) for r in listed.tolist()}
             lst[:] = [j for j in lst if id(j) not in dead]
     if world.feedback_joints:
-        for i in rows:
+        for i in idx.tolist():
             world.feedback_joints.pop(i, None)
-    store.destroy_many(rows, idx)
+    store.destroy_many(idx.tolist(), idx)
 
 
 def dJointGroupDestroy(group: JointGroup) -> None:
@@ -255,9 +284,14 @@ def dJointGroupDestroy(group: JointGroup) -> None:
 
 def destroy_all_joints(world: World) -> None:
     """Destroy every joint of a world (dWorldDestroy)."""
-    for joint in list(world.joints.handles):
+    store = world.joints
+    for row in np.flatnonzero(store.flags[:store.count] & JF_ALIVE).tolist():
+        joint = store.handles[row]
         if joint is not None:
             _destroy(joint)
+        else:
+            store.destroy(row)
+    store.batches.clear()
 
 
 register_teardown(TEARDOWN_JOINTS, destroy_all_joints)
@@ -366,6 +400,7 @@ def dJointGetFeedback(j: Joint) -> dJointFeedback | None:
 # ----------------------------------------------------------------------------- connectivity
 def joints_of_body(body: Body) -> list[Joint]:
     """The body's joints, newest attachment first (ODE's list order)."""
+    adopt_body(body.world, body.index)
     return body.world.bodies.joint_lists[body.index][::-1]
 
 
@@ -395,7 +430,9 @@ def dAreConnected(body1: Body, body2: Body) -> int:
     """1 if a joint (enabled or not) links the two bodies."""
     b1 = body_of(body1, "dAreConnected", "body1")
     b2 = body_of(body2, "dAreConnected", "body2")
-    return int(any(_other(j, b1) == b2.index for j in b1.world.bodies.joint_lists[b1.index]))
+    if any(_other(j, b1) == b2.index for j in b1.world.bodies.joint_lists[b1.index]):
+        return 1
+    return int(_pending_link(b1, b2, None))
 
 
 def dAreConnectedExcluding(body1: Body, body2: Body, joint_type: int) -> int:
@@ -406,7 +443,21 @@ def dAreConnectedExcluding(body1: Body, body2: Body, joint_type: int) -> int:
     for joint in b1.world.bodies.joint_lists[b1.index]:
         if joint.TYPE != t and _other(joint, b1) == b2.index:
             return 1
-    return 0
+    return int(_pending_link(b1, b2, t))
+
+
+def _pending_link(b1: Body, b2: Body, excluded_type: int | None) -> bool:
+    """True if a batch row not yet in the joint lists links b1 and b2 (and
+    is not of ``excluded_type``)."""
+    world = b1.world
+    rows = pending_rows(world, b1.index)
+    if rows.size == 0:
+        return False
+    store = world.joints
+    links = (store.body[rows, 0] == b2.index) | (store.body[rows, 1] == b2.index)
+    if excluded_type is not None:
+        links &= store.type[rows] != excluded_type
+    return bool(links.any())
 
 
 __all__ = ["Joint", "JointGroup", "LM_SIZE", "joint_of", "create_joint"]

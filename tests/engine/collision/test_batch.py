@@ -323,10 +323,13 @@ def test_bulk_joints_equal_created_ones(quick):
             assert a.index == b.index and a.alive and b.alive
             assert ode.dJointGetType(b) == ode.dJointTypeContact
             assert (ode.dJointGetBody(a, 0) is None) == (ode.dJointGetBody(b, 0) is None)
-        for x, y in zip(b1, b2, strict=True):
-            assert [j.index for j in w1.bodies.joint_lists[x.index]] == \
-                [j.index for j in w2.bodies.joint_lists[y.index]]
-            assert ode.dBodyGetNumJoints(x) == ode.dBodyGetNumJoints(y)
+        if it % 2:
+            # the bodies' joint lists as the API shows them (batch joints are
+            # put into them on this first query; even passes never ask)
+            for x, y in zip(b1, b2, strict=True):
+                assert ode.dBodyGetNumJoints(x) == ode.dBodyGetNumJoints(y)
+                assert [ode.dBodyGetJoint(x, i).index for i in range(ode.dBodyGetNumJoints(x))] \
+                    == [ode.dBodyGetJoint(y, i).index for i in range(ode.dBodyGetNumJoints(y))]
         # QuickStep draws from ODE's global dRand: the same state for both
         ode.dRandSetSeed(it)
         step(w1, 0.01)
