@@ -73,12 +73,13 @@ class SceneTreeDock(QDockWidget):
         layout.addWidget(splitter)
         self.setWidget(body)
         self.view.selectionModel().currentChanged.connect(self._current_changed)
-        self._expanded: set[int] = set()  # id() of the items whose rows are expanded
-        self.view.expanded.connect(lambda index: self._expanded.add(id(self.model.item(index))))
+        self._expanded: dict[int, Item] = {}  # the items whose rows are expanded, by id()
+        self.view.expanded.connect(self._on_expanded)
         self.view.collapsed.connect(
-            lambda index: self._expanded.discard(id(self.model.item(index))))
+            lambda index: self._expanded.pop(id(self.model.item(index)), None))
         self.model.modelReset.connect(self._expanded.clear)
         self.model.is_watched = self._is_watched
+        self.model.shown_items = self._shown_items
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.controller.error_occurred.connect(self.error_occurred)
         self.panel.edit_plugin_requested.connect(self.edit_plugin_requested)
@@ -200,6 +201,18 @@ class SceneTreeDock(QDockWidget):
             return True
         shown = self.panel.item
         return item is shown or (isinstance(shown, ValueItem) and item is shown.field_item)
+
+    def _shown_items(self) -> list[Item]:
+        """The expanded items and the panel's item (`SceneTreeModel.shown_items`)."""
+        shown = list(self._expanded.values())
+        if self.panel.item is not None:
+            shown.append(self.panel.item)
+        return shown
+
+    def _on_expanded(self, index: Any) -> None:
+        item = self.model.item(index)
+        if item is not None:
+            self._expanded[id(item)] = item
 
     def _current_changed(self, current: Any, _previous: Any) -> None:
         self.panel.show_item(self.model.item(current) if current.isValid() else None)

@@ -3,6 +3,11 @@
 The model never walks the world while Qt asks it questions: it keeps this
 mirror (built in the GUI thread, updated from queued notifications), so row
 counts stay consistent even while the engine thread changes the world.
+The exception are the pose fields (`PULLED_FIELDS`), which the engine thread
+rewrites for every moving Solid at every step: their rows (`PulledFieldItem`)
+read the node's current value (one immutable tuple: no row structure
+depends on it) and the model tells the views about changes of the rows they
+show on a timer (`SceneTreeModel.pull`) instead of being notified.
 """
 
 from __future__ import annotations
@@ -86,6 +91,10 @@ class NodeItem(Item):
     def __init__(self, parent: Item | None, node: BaseNode) -> None:
         super().__init__(parent)
         self.node = node
+        #: the field rows by name (none for USE and opaque nodes)
+        self.fields: dict[str, FieldItem] = {}
+        #: the rows of `PULLED_FIELDS` among them
+        self.pulled: list[PulledFieldItem] = []
 
 
 class FieldItem(Item):
@@ -103,6 +112,49 @@ class FieldItem(Item):
     def node(self) -> BaseNode:
         """The node owning this field."""
         return self.parent.node  # type: ignore[union-attr]
+
+
+#: Field names whose rows read the node's value (`PulledFieldItem`): the poses the
+#: simulation writes at every step (`Node.set_pose`), when of these types.
+PULLED_FIELDS = frozenset({"translation", "rotation"})
+_PULLED_TYPES = frozenset({"SFVec3f", "SFRotation"})
+
+
+def is_pulled(name: str, type_name: str) -> bool:
+    """Whether the row of field ``name`` (of type ``type_name``) is a `PulledFieldItem`."""
+    return name in PULLED_FIELDS and type_name in _PULLED_TYPES
+
+
+class PulledFieldItem(FieldItem):
+    """A pose field row whose value is the node's current one (module docstring).
+
+    ``shown`` is the value the views were last told about; `refresh` tells
+    whether the node's value differs from it (and takes it). Assigning
+    ``value`` (a change notified in the GUI thread) only records that the
+    views are being told about it: the node holds the value.
+    """
+
+    def __init__(self, parent: NodeItem, name: str, type_name: str, value: Any) -> None:
+        self.shown = value
+        super().__init__(parent, name, type_name, value)
+
+    @property  # type: ignore[override]
+    def value(self) -> Any:
+        """The node's current value of this field (a tuple, read in one lookup)."""
+        return self.node.get(self.name)  # type: ignore[attr-defined]
+
+    @value.setter
+    def value(self, new: Any) -> None:
+        self.shown = new
+
+    def refresh(self) -> bool:
+        """True when the node's value changed since the views were last told (the
+        new value then counts as told)."""
+        value = self.value
+        if value == self.shown:
+            return False
+        self.shown = value
+        return True
 
 
 class ValueItem(Item):

@@ -9,13 +9,24 @@ was told. While the simulation runs, the engine thread writes the moving
 Solids' translation and rotation at every step: queued changes of the same
 field are coalesced (the newest value wins) and drained at most every
 ``DRAIN_INTERVAL_MS``, so the tree's cost does not grow with the step rate.
+
+Poses are pulled, not pushed: the engine thread rewrites every moving
+Solid's translation and rotation at every step (about 2000 field changes per
+step with 1000 bodies), so the model's observer drops the changes of those
+fields (`items.PULLED_FIELDS`) made in other threads at once, before any
+queueing. Their rows (`PulledFieldItem`) read the node's current value, and
+every ``PULL_INTERVAL_MS`` `pull` compares the pose rows a view shows (the
+fields of the expanded nodes and the field editor's row, ``shown_items``)
+with what the views were last told and emits ``dataChanged`` for those that
+changed: hidden rows cost nothing, an edit made in the engine thread (the
+user's, a reset, a supervisor's) shows like a simulated move.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from PySide6.QtCore import (
@@ -29,7 +40,17 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from app.scene_tree.items import FieldItem, Item, NodeItem, ValueItem, format_sf, node_label
+from app.scene_tree.items import (
+    PULLED_FIELDS,
+    FieldItem,
+    Item,
+    NodeItem,
+    PulledFieldItem,
+    ValueItem,
+    format_sf,
+    is_pulled,
+    node_label,
+)
 from engine.world import DEF_FIELD, BaseNode, World
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -37,6 +58,8 @@ _NO_PARENT = QModelIndex()
 #: Shortest time [ms] between two drains of notifications from other threads: the
 #: engine writes every moving Solid's pose at every step; the tree shows them at 20 Hz.
 DRAIN_INTERVAL_MS = 50
+#: Period [ms] of `SceneTreeModel.pull` (the shown pose rows follow the simulation at 20 Hz).
+PULL_INTERVAL_MS = 50
 
 
 class SceneTreeModel(QAbstractItemModel):
@@ -51,6 +74,8 @@ class SceneTreeModel(QAbstractItemModel):
         self._world: World | None = None
         self._root = Item(None)
         self._nodes: dict[int, NodeItem] = {}
+        #: id(node) -> its row, for the nodes with pulled pose rows (read by the observer)
+        self._pulled: dict[int, NodeItem] = {}
         self._lock = threading.Lock()
         self._pending: list[tuple] = []
         self._field_slot: dict[tuple[int, str], int] = {}  # queued field -> its index
@@ -67,10 +92,17 @@ class SceneTreeModel(QAbstractItemModel):
         #: the engine's pose writes to collapsed Solids cost no view work; a view
         #: reads the stored values when it shows the rows.
         self.is_watched: Callable[[Item], bool] | None = None
+        #: ``shown_items() -> items``: the items whose field rows a view shows (expanded
+        #: node rows) and rows shown on their own (the field editor's); `pull` refreshes
+        #: the pose rows among them and their fields (None: every pose row is shown).
+        self.shown_items: Callable[[], Iterable[Item]] | None = None
+        self._pull_timer = QTimer(self)
+        self._pull_timer.setInterval(PULL_INTERVAL_MS)
+        self._pull_timer.timeout.connect(self.pull)
         # The world holds these observers, which reach the model through a weak
         # reference: no world <-> model cycle, so the model (and its timer) is never
         # left to the garbage collector, which may run in the engine thread.
-        self._field_observer = _weak_observer(self, "_on_field")
+        self._field_observer = _pose_dropping_observer(self, self._pulled)
         self._structure_observer = _weak_observer(self, "_on_structure")
 
     # ------------------------------------------------------------ world
@@ -88,6 +120,7 @@ class SceneTreeModel(QAbstractItemModel):
         self._world = world
         self._root = Item(None)
         self._nodes.clear()
+        self._pulled.clear()
         with self._lock:
             self._pending.clear()
             self._field_slot.clear()
@@ -99,18 +132,24 @@ class SceneTreeModel(QAbstractItemModel):
         if world is not None:
             world.add_field_observer(self._field_observer)
             world.add_structure_observer(self._structure_observer)
+            self._pull_timer.start()
+        else:
+            self._pull_timer.stop()
 
     def _build(self, parent: Item, node: BaseNode) -> NodeItem:
         item = NodeItem(parent, node)
-        item.fields = {}  # type: ignore[attr-defined]
         self._nodes[id(node)] = item
         if node.is_use or node.is_opaque:
             return item
         for name, spec in node.spec.fields.items():  # type: ignore[union-attr]
             value = node.get(name)  # type: ignore[attr-defined]
-            fitem = FieldItem(item, name, spec.type, value)
+            if is_pulled(name, spec.type):
+                fitem: FieldItem = PulledFieldItem(item, name, spec.type, value)
+                item.pulled.append(fitem)  # type: ignore[arg-type]
+            else:
+                fitem = FieldItem(item, name, spec.type, value)
             item.children.append(fitem)
-            item.fields[name] = fitem  # type: ignore[attr-defined]
+            item.fields[name] = fitem
             if spec.type == "SFNode":
                 if value is not None:
                     fitem.children.append(self._build(fitem, value))
@@ -118,11 +157,15 @@ class SceneTreeModel(QAbstractItemModel):
                 fitem.children.extend(self._build(fitem, n) for n in value)
             elif spec.type.startswith("MF"):
                 fitem.children.extend(ValueItem(fitem) for _ in value)
+        if item.pulled:
+            self._pulled[id(node)] = item
         return item
 
     def _forget(self, item: Item) -> None:
         if isinstance(item, NodeItem) and self._nodes.get(id(item.node)) is item:
             del self._nodes[id(item.node)]
+            if self._pulled.get(id(item.node)) is item:
+                del self._pulled[id(item.node)]
         for child in item.children:
             self._forget(child)
 
@@ -219,13 +262,13 @@ class SceneTreeModel(QAbstractItemModel):
     def field_index(self, node: BaseNode, name: str) -> QModelIndex:
         """Index of the row of field ``name`` of ``node`` (invalid if not shown)."""
         item = self._nodes.get(id(node))
-        fields = getattr(item, "fields", {})
+        fields = {} if item is None else item.fields
         return self.index_of(fields[name]) if name in fields else QModelIndex()
 
     def field_item(self, node: BaseNode, name: str) -> FieldItem | None:
         """The mirror row of field ``name`` of ``node``."""
         item = self._nodes.get(id(node))
-        return getattr(item, "fields", {}).get(name)
+        return None if item is None else item.fields.get(name)
 
     # ------------------------------------------------- notifications
     def _on_field(self, node: BaseNode, name: str, old: Any, new: Any) -> None:
@@ -269,8 +312,10 @@ class SceneTreeModel(QAbstractItemModel):
             self._drain_timer.start(int(wait))
 
     def flush(self) -> None:
-        """Apply every queued notification now (GUI thread; e.g. before reading rows)."""
+        """Apply every queued notification and pull the shown pose rows now (GUI thread;
+        e.g. before reading rows)."""
         self._drain()
+        self.pull()
 
     def _drain(self) -> None:
         """Apply every queued notification (GUI thread)."""
@@ -297,6 +342,36 @@ class SceneTreeModel(QAbstractItemModel):
         self._emit_changed(shown)
         if events:
             self.changed.emit()
+
+    # --------------------------------------------------------- pose pull
+    def pull(self) -> int:
+        """Emit ``dataChanged`` for the shown pose rows whose node value changed since the
+        views were last told (GUI thread; see module docstring); ``changed`` when any
+        did. Returns the number of rows changed."""
+        shown = self.shown_items
+        rows = self._all_pulled() if shown is None else self._pulled_among(shown())
+        changed: list[Item] = [row for row in rows if row.refresh()]
+        self._emit_changed(changed)
+        if changed:
+            self.changed.emit()
+        return len(changed)
+
+    def _all_pulled(self) -> Iterator[PulledFieldItem]:
+        for item in self._pulled.values():
+            yield from item.pulled
+
+    def _pulled_among(self, items: Iterable[Item]) -> list[PulledFieldItem]:
+        """The pose rows of ``items`` (node rows: their pose fields) still in the tree."""
+        rows: dict[int, PulledFieldItem] = {}
+        for item in items:
+            if isinstance(item, NodeItem):
+                if self._pulled.get(id(item.node)) is item:
+                    rows.update((id(row), row) for row in item.pulled)
+            elif isinstance(item, PulledFieldItem):
+                owner = item.parent
+                if self._pulled.get(id(owner.node)) is owner:  # type: ignore[union-attr]
+                    rows[id(item)] = item
+        return list(rows.values())
 
     def _emit_changed(self, items: list[Item]) -> None:
         """One ``dataChanged`` per run of adjacent sibling rows (both columns)."""
@@ -340,7 +415,7 @@ class SceneTreeModel(QAbstractItemModel):
                 if other.node.is_use and other.node.target is node:  # type: ignore[attr-defined]
                     dirty[id(other)] = other
             return
-        fitem = nitem.fields.get(name)  # type: ignore[attr-defined]
+        fitem = nitem.fields.get(name)
         if fitem is None:
             return
         fitem.value = new
@@ -393,6 +468,26 @@ class SceneTreeModel(QAbstractItemModel):
             self.beginInsertRows(parent, row, row)
             fitem.children.insert(row, self._build(fitem, node))
             self.endInsertRows()
+
+
+def _pose_dropping_observer(owner: SceneTreeModel,
+                            pulled: dict[int, NodeItem]) -> Callable[..., None]:
+    """The model's field observer: forwards to ``owner._on_field`` while ``owner`` is
+    alive, except the changes of pulled pose fields of the nodes in ``pulled`` made
+    outside the model's thread (the engine's writes at every step): those return at
+    once, so the engine thread spends a few tests per pose write on the tree."""
+    ref = weakref.ref(owner)
+    gui_thread = threading.get_ident()
+    get_ident = threading.get_ident
+
+    def forward(node: BaseNode, name: str, old: Any, new: Any) -> None:
+        if name in PULLED_FIELDS and id(node) in pulled and get_ident() != gui_thread:
+            return
+        target = ref()
+        if target is not None:
+            target._on_field(node, name, old, new)
+
+    return forward
 
 
 def _weak_observer(owner: QObject, method: str) -> Callable[..., None]:

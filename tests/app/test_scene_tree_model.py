@@ -111,17 +111,17 @@ def test_notifications_from_another_thread(model, world, qtbot):
     inserted = []
     model.rowsInserted.connect(lambda *a: inserted.append(a))
 
-    def engine():
+    def engine():  # a notified field (poses are pulled: test_scene_tree_pull.py)
         for k in range(50):
-            robot.set("translation", (0, 0, k / 10))
+            robot.set("name", f"bot {k}")
         world.add_node(Node("Solid", name="from thread"))
 
     thread = threading.Thread(target=engine)
     thread.start()
     thread.join()
     # nothing applied yet: the GUI thread has not run its event loop
-    assert text(model, model.field_index(robot, "translation"), 1) == "0 0 0.05"
-    qtbot.waitUntil(lambda: text(model, model.field_index(robot, "translation"), 1) == "0 0 4.9")
+    assert text(model, model.field_index(robot, "name"), 1) == '"MyBot"'
+    qtbot.waitUntil(lambda: text(model, model.field_index(robot, "name"), 1) == '"bot 49"')
     assert child_texts(model)[-1] == "Solid"
     assert len(inserted) == 1
 
@@ -131,11 +131,11 @@ def test_repeated_field_changes_from_a_thread_are_coalesced(model, world, qtbot)
     view = QTreeView()
     qtbot.addWidget(view)
     view.setModel(model)
-    translation = model.field_index(robot, "translation")
+    model_row = model.field_index(robot, "model")
     view.expand(model.node_index(robot))
-    view.selectionModel().setCurrentIndex(translation,
+    view.selectionModel().setCurrentIndex(model_row,
                                           QItemSelectionModel.SelectionFlag.ClearAndSelect)
-    changed = []  # one signal for the adjacent translation and rotation rows
+    changed = []  # one signal for the adjacent model and description rows
 
     def covered(a, b, _roles):
         changed.extend(model.item(model.index(r, 0, a.parent())).name
@@ -146,19 +146,19 @@ def test_repeated_field_changes_from_a_thread_are_coalesced(model, world, qtbot)
     resets = []
     model.modelReset.connect(lambda: resets.append(1))
 
-    def engine():  # as Simulation.write_poses at every step
+    def engine():  # two fields changed many times before the GUI thread drains
         for k in range(200):
-            robot.set("translation", (0, 0, k / 100))
-            robot.set("rotation", (0, 0, 1, k / 100))
+            robot.set("model", f"model {k}")
+            robot.set("description", f"description {k}")
 
     thread = threading.Thread(target=engine)
     thread.start()
     thread.join()
     model.flush()
-    assert text(model, translation, 1) == "0 0 1.99"
-    assert text(model, model.field_index(robot, "rotation"), 1) == "0 0 1 1.99"
-    assert changed == ["translation", "rotation"]
-    assert not resets and view.currentIndex() == translation
+    assert text(model, model_row, 1) == '"model 199"'
+    assert text(model, model.field_index(robot, "description"), 1) == '"description 199"'
+    assert changed == ["model", "description"]
+    assert not resets and view.currentIndex() == model_row
     assert view.isExpanded(model.node_index(robot))
 
 
@@ -191,7 +191,7 @@ def test_thread_notifications_are_drained_at_a_bounded_rate(model, world, qtbot)
     def engine():
         k = 0
         while not stop.is_set():
-            robot.set("translation", (0, 0, k / 1000))
+            robot.set("description", f"{k}")
             k += 1
             stop.wait(0.001)
 
@@ -219,15 +219,15 @@ def test_row_cache_follows_insertions_and_removals(model, world):
 def test_rows_no_view_shows_get_values_without_signals(model, world):
     robot = world.find_by_def("ROBOT")
     wing = world.find_by_def("LEFT_WING")
-    translation = model.field_item(robot, "translation")
-    model.is_watched = lambda item: item is translation  # e.g. only that row is shown
+    name = model.field_item(robot, "name")
+    model.is_watched = lambda item: item is name  # e.g. only that row is shown
     changed = []
     model.dataChanged.connect(lambda a, b, roles: changed.append(model.item(a)))
     batches = []
     model.changed.connect(lambda: batches.append(1))
-    robot.set("translation", (0, 0, 0.5))
-    wing.set("translation", (0.1, 0.2, 0.3))
-    assert changed == [translation]
+    robot.set("name", "bot")
+    wing.set("name", "wing")
+    assert changed == [name]
     assert batches == [1, 1]
-    wing_t = model.field_index(wing, "translation")
-    assert text(model, wing_t, 1) == "0.1 0.2 0.3"  # stored, read when shown
+    wing_name = model.field_index(wing, "name")
+    assert text(model, wing_name, 1) == '"wing"'  # stored, read when shown
