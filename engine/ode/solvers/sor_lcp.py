@@ -44,6 +44,15 @@ whole list is shuffled with a forward Fisher-Yates pass drawing
 call consumes ``(m - 1) * ((iterations - 1) // 8)`` draws (0 when
 ``iterations == 0`` or ``m <= 1``).
 
+Memory layout: the row records are kept *in visiting order* (record i is
+the row visited i-th, and remembers its row index for ``lam``), and a
+reshuffle swaps whole records.  A sweep then streams through the records
+front to back instead of jumping to a random record per row, which is
+what made the sweeps after the first reshuffle slow on large islands (the
+records of a 6000-row island do not fit in L2).  Rows are visited in
+exactly the same order with the same arithmetic, so the results are the
+same bits as with an order list.
+
 Bounds: fixed boxes always hold on exit.  A friction row is clamped with
 the normal force current at its visit; before the first reshuffle normals
 are visited first, so ``|lam_f| <= mu |lam_n|`` holds exactly on exit, but
@@ -69,7 +78,8 @@ from engine.ode.rng import rand_int
 REORDER_PERIOD = 8
 
 # Scratch layout inside ``work`` (all float64): one record of _REC floats per
-# row, so that a row visit reads four consecutive cache lines, then the order.
+# row, in visiting order, so that a row visit reads four consecutive cache
+# lines and a sweep reads the records front to back.
 _R_JS = 0  # 12: row of J scaled by Ad
 _R_IMJ = 12  # 12: M^-1 J^T (body 1 part, body 2 part)
 _R_RHS = 24  # b scaled by Ad
@@ -79,32 +89,37 @@ _R_HI = 27  # upper bound, or the friction coefficient
 _R_B1 = 28  # body 1 (as a float)
 _R_B2 = 29  # body 2 or -1 (as a float)
 _R_FINDEX = 30  # -1 or the row giving the friction bounds (as a float)
+_R_ROW = 31  # the row's index in lam (as a float)
 _REC = 32
-_W_TOTAL = _REC + 1  # per row: the record and the row's place in the order
 
 
 @njit(cache=True, nogil=True)
 def sor_work_size(m: int, nb: int) -> int:
-    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``33 * m``.
+    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``32 * m``.
 
     ``nb`` is accepted for interface stability; per-body scratch lives in
     the ``cforce`` output rows, so it does not add to the size.
     """
-    return _W_TOTAL * m
+    return _REC * m
 
 
 @njit(cache=True, nogil=True)
-def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray) -> None:
-    """Shuffle ``order[:n]`` in place the way QuickStep does it.
+def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray, rec: int = 1) -> None:
+    """Shuffle the ``n`` records of ``rec`` floats at the front of ``order``
+    in place the way QuickStep shuffles its row order.
 
-    Forward Fisher-Yates: for ``k = 1 .. n-1`` swap entries ``k`` and
-    ``dRandInt(k + 1)``.  One generator draw per ``k``.
+    Forward Fisher-Yates: for ``k = 1 .. n-1`` swap records ``k`` and
+    ``dRandInt(k + 1)``.  One generator draw per ``k``.  With ``rec == 1``
+    ``order`` is a plain order list.
     """
     for k in range(1, n):
         s = rand_int(rng_state, k + 1)
-        tmp = order[k]
-        order[k] = order[s]
-        order[s] = tmp
+        a = rec * k
+        b = rec * s
+        for t in range(rec):
+            tmp = order[a + t]
+            order[a + t] = order[b + t]
+            order[b + t] = tmp
 
 
 @njit(cache=True, nogil=True)
@@ -145,7 +160,8 @@ def _prepare_rows(
     sor_w: float,
     work: np.ndarray,
 ) -> None:
-    """Fill the row records in ``work`` (see the module docstring).
+    """Fill the row records in ``work`` (see the module docstring), each at
+    its place in the initial visiting order (:func:`_independent_count`).
 
     For row r with bodies (b1, b2):
       b_r     = c_r / h + J_r . free          (free = -(v/h + M^-1 f_ext))
@@ -153,7 +169,7 @@ def _prepare_rows(
       A_rr    = iMJ_r . J_r + cfm_r / h
       Ad_r    = sor_w / A_rr
     and stores Ad_r * J_r, iMJ_r, Ad_r * b_r, Ad_r * cfm_r / h, the bounds,
-    the bodies and the friction index.
+    the bodies, the friction index and r.
     """
     J = rows.J
     c = rows.c
@@ -162,10 +178,17 @@ def _prepare_rows(
     hi = rows.hi
     findex = rows.findex
     m = J.shape[0]
+    head = 0
+    tail = _independent_count(m, findex)
     for r in range(m):
         b1 = jb[r, 0]
         b2 = jb[r, 1]
-        o = _REC * r
+        if findex[r] < 0:
+            o = _REC * head
+            head += 1
+        else:
+            o = _REC * tail
+            tail += 1
         js = o + _R_JS
         imj = o + _R_IMJ
         # b_r: ODE scales c by 1/h first, then adds the projected free motion.
@@ -218,39 +241,43 @@ def _prepare_rows(
         work[o + _R_B1] = b1
         work[o + _R_B2] = b2
         work[o + _R_FINDEX] = findex[r]
+        work[o + _R_ROW] = r
 
 
 @njit(cache=True, nogil=True)
-def _initial_order(m: int, findex: np.ndarray, order: np.ndarray) -> None:
-    """Independent rows first, then rows whose bounds come from another row.
+def _independent_count(m: int, findex: np.ndarray) -> int:
+    """Rows without a friction dependency: the first places of the initial order.
 
-    Both groups keep increasing row index; dependent rows therefore see the
-    normal force of the current sweep on the first pass.
+    The initial visiting order is the independent rows, then the rows whose
+    bounds come from another row, both groups in increasing row index, so
+    dependent rows see the normal force of the current sweep on the first
+    pass; row r's place is the count of rows of its group before it (plus
+    this count for a dependent row).
     """
     n_free = 0
     for r in range(m):
         if findex[r] < 0:
             n_free += 1
-    head = 0
-    tail = n_free
-    for r in range(m):
-        if findex[r] < 0:
-            order[head] = r
-            head += 1
-        else:
-            order[tail] = r
-            tail += 1
+    return n_free
 
 
 @njit(cache=True, nogil=True)
-def _accumulate_fc(m: int, jb: np.ndarray, lam: np.ndarray, work: np.ndarray,
-                   fc: np.ndarray) -> None:
-    """Add ``M^-1 J^T lam`` (row by row, in index order) to ``fc[b, 0:6]``."""
+def _accumulate_fc(m: int, jb: np.ndarray, findex: np.ndarray, lam: np.ndarray,
+                   work: np.ndarray, fc: np.ndarray) -> None:
+    """Add ``M^-1 J^T lam`` (row by row, in index order) to ``fc[b, 0:6]``;
+    the records are still in the initial order (:func:`_independent_count`)."""
+    head = 0
+    tail = _independent_count(m, findex)
     for r in range(m):
+        if findex[r] < 0:
+            o = _REC * head + _R_IMJ
+            head += 1
+        else:
+            o = _REC * tail + _R_IMJ
+            tail += 1
         x = lam[r]
         if x == 0.0:
             continue
-        o = _REC * r + _R_IMJ
         b1 = jb[r, 0]
         for k in range(6):
             fc[b1, k] += work[o + k] * x
@@ -262,7 +289,8 @@ def _accumulate_fc(m: int, jb: np.ndarray, lam: np.ndarray, work: np.ndarray,
 
 @njit(cache=True, nogil=True)
 def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
-    """One projected SOR pass over all rows in the current order.
+    """One projected SOR pass over all rows, record by record (the records
+    are in the current visiting order).
 
     For row r (all quantities already scaled by Ad_r):
       delta   = b'_r - cfm'_r lam_r - J'_r . fc
@@ -270,10 +298,9 @@ def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
       lam_r   = clamp(lam_r + delta); delta is then the change actually made
       fc     += delta * iMJ_r        (keeps fc == M^-1 J^T lam)
     """
-    base = _REC * m
     for i in range(m):
-        r = int(work[base + i])
-        o = _REC * r
+        o = _REC * i
+        r = int(work[o + _R_ROW])
         b1 = int(work[o + _R_B1])
         b2 = int(work[o + _R_B2])
         old = lam[r]
@@ -381,7 +408,7 @@ def sor_lcp(
     iterations = config.iterations
     sor_w = config.sor_w
     m = J.shape[0]
-    if work.shape[0] < _W_TOTAL * m:
+    if work.shape[0] < _REC * m:
         raise ValueError("sor_lcp: work array too small (need sor_work_size(m, nb))")
     if m == 0:
         for i in range(bodies.shape[0]):
@@ -397,13 +424,11 @@ def sor_lcp(
     for i in range(bodies.shape[0]):
         for k in range(6):
             cforce[bodies[i], k] = 0.0
-    _accumulate_fc(m, jb, lam, work, cforce)
-    # 4) sweeps, with a random reshuffle of the order every REORDER_PERIOD.
-    order = work[_REC * m:_W_TOTAL * m]
-    _initial_order(m, findex, order)
+    _accumulate_fc(m, jb, findex, lam, work, cforce)
+    # 4) sweeps, with a random reshuffle of the records every REORDER_PERIOD.
     for it in range(iterations):
         if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
-            shuffle_order(order, m, rng_state)
+            shuffle_order(work, m, rng_state, _REC)
         _sweep(m, lam, cforce, work)
     # 5) report the constraint wrench per body.
     _constraint_wrench(m, J, jb, lam, bodies, cforce)
