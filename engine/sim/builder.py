@@ -91,6 +91,9 @@ class Model:
     geom_solid: dict
     by_node: dict
     fixed_joints: list = field(default_factory=list)
+    #: counts the edits that moved static Solids' frames (``SolidRecord.frame``);
+    #: what was computed from those frames is stale when it changed
+    frames_version: int = 0
 
     @property
     def bodies(self) -> list[SolidRecord]:

@@ -196,6 +196,7 @@ def _move_solid(sim, node) -> bool:
     if any(r.owner is not None for r in moved):
         return False  # bodies fixed under the static Solid: rebuild
     old_inv = rec.frame.inverse()
+    sim.model.frames_version += 1
     for r in [rec, *moved]:
         r.frame = new.compose(old_inv.compose(r.frame)) if r is not rec else new
         for leaf in r.geoms.leaves:

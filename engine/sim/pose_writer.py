@@ -1,14 +1,20 @@
-"""`PoseWriter`: write every moving Solid's pose into its translation/rotation
-fields after a step (`Simulation.write_poses`), with what does not change
-between steps prepared once per model.
+"""`PoseWriter`: every moving Solid's translation/rotation fields follow its
+body after each step (`Simulation.write_poses`), at no per-Solid cost.
 
-All frames are computed at once: world = body frame * body_offset, and
-local = ref⁻¹ * world with ref the parent Solid's world frame * parent_rel:
-a constant for a Solid whose parent does not move (or that has none),
-computed from the parent's new frame otherwise. A Solid merged into its
-parent's body keeps its local pose and is not written. `valid_for` tells
-when a model's records changed (a rebuild, an edit moving a Solid) and the
-writer must be prepared again.
+The writer binds each moving Solid's node to itself (`Node.bind_pose_feed`):
+after a step it only keeps a copy of the bodies' rotations and positions (a
+`StepPoses`, one array copy for all Solids), and a node computes its field
+values from the latest one when the fields are read (saving, the scene tree,
+a Supervisor). The first read after a step converts every Solid at once.
+
+The frames: world = body frame * body_offset, and local = ref⁻¹ * world with
+ref the parent Solid's world frame * parent_rel: a constant for a Solid whose
+parent does not move (or that has none), computed from the parent's new
+frame otherwise. A Solid merged into its parent's body keeps its local pose
+and is not bound. What does not change between steps is prepared once per
+model; `valid_for` tells when the model's records changed (a rebuild; an edit
+moving a static Solid bumps `Model.frames_version`) and the writer must be
+prepared again.
 """
 
 from __future__ import annotations
@@ -20,20 +26,11 @@ from engine.sim.poses import Frame, matrices_to_axis_angles, solid_world_poses
 from engine.world.protos import instance_of
 
 
-def _identity_key(rec) -> tuple:
-    """What a Solid record's written pose depends on besides its body's pose."""
-    parent = rec.parent
-    return (rec, rec.ode_body, rec.body_offset, rec.parent_rel, parent,
-            None if parent is None else parent.ode_body,
-            None if parent is None else parent.frame)
-
-
 class PoseWriter:
     """The pose write-back of one model (module docstring)."""
 
     def __init__(self, model) -> None:
         self.model = model
-        self._keys = [_identity_key(rec) for rec in model.solids]
         moving = [rec for rec in model.solids if rec.ode_body is not None]
         self.moving = moving
         self.offset_R = (np.stack([rec.body_offset.R for rec in moving]) if moving
@@ -62,25 +59,38 @@ class PoseWriter:
                 ref = parent.frame.compose(rec.parent_rel)
             self.ref_R[k] = ref.R
             self.ref_t[k] = ref.t
-        self.kept = np.flatnonzero(keep).tolist()
-        self.nodes = [moving[k].node for k in self.kept]
-        self.instances = [instance_of(node) for node in self.nodes]
+        self.rows = np.array([rec.ode_body.index for rec in moving], dtype=np.intp)
+        self._solids = len(model.solids)
+        self._frames_version = model.frames_version
+        self._epoch = 0
+        #: the latest step's poses (`StepPoses`), None before the first step
+        self.current: StepPoses | None = None
+        for k in np.flatnonzero(keep).tolist():
+            node = moving[k].node
+            node.bind_pose_feed(self, k)
+            instance = instance_of(node)
+            if instance is not None:  # a PROTO stand-in's expansion: its instance too
+                instance.bind_pose_feed(self, k)
 
     def valid_for(self, model) -> bool:
         """True while ``model``'s Solid records are those this writer was prepared for."""
-        if model is not self.model or len(model.solids) != len(self._keys):
-            return False
-        return all(map(_same_key, self._keys, model.solids))
+        return (model is self.model and len(model.solids) == self._solids
+                and model.frames_version == self._frames_version)
 
     def write(self) -> None:
-        """Write the poses of this step (call after the world step)."""
-        moving = self.moving
-        if not moving:
+        """Publish the poses of this step (call after the world step): the
+        bound fields read them when asked."""
+        if not self.moving:
             return
         store = self.model.ode_world.bodies
-        rows = np.fromiter((rec.ode_body.index for rec in moving), np.intp, len(moving))
-        world_R, world_t = solid_world_poses(store.R[rows], store.pos[rows], self.offset_R,
-                                             self.offset_t)
+        self._epoch += 1
+        self.current = StepPoses(self, self._epoch, store.R[self.rows], store.pos[self.rows])
+
+    def local_poses(self, body_R: np.ndarray, body_pos: np.ndarray) -> tuple[list, list]:
+        """Every moving Solid's (translation (m, 3), rotation (m, 4)) field values,
+        as nested lists of floats, for bodies at ``body_R`` (m, 3, 3) and
+        ``body_pos`` (m, 3) [m] (one row per moving Solid)."""
+        world_R, world_t = solid_world_poses(body_R, body_pos, self.offset_R, self.offset_t)
         ref_R, ref_t = self.ref_R, self.ref_t
         if self.moving_parent:
             ref_R, ref_t = ref_R.copy(), ref_t.copy()
@@ -91,13 +101,27 @@ class PoseWriter:
         ref_Rt = ref_R.transpose(0, 2, 1)
         local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0].tolist()
         local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R)).tolist()
-        for k, node, instance in zip(self.kept, self.nodes, self.instances, strict=True):
-            translation, rotation = tuple(local_t[k]), tuple(local_rot[k])
-            node.set_pose(translation, rotation)
-            if instance is not None:  # a PROTO stand-in's expansion: its instance too
-                instance.set_pose(translation, rotation)
+        return local_t, local_rot
 
 
-def _same_key(key: tuple, rec) -> bool:
-    """The record has the same identity key (identity of every part)."""
-    return all(a is b for a, b in zip(key, _identity_key(rec), strict=True))
+class StepPoses:
+    """One step's body poses for the moving Solids of a `PoseWriter`
+    (`engine.world.node.PoseSnapshot`); the field values are computed on the
+    first `pose` call. ``body_R`` (m, 3, 3), ``body_pos`` (m, 3) [m]: copies."""
+
+    __slots__ = ("writer", "epoch", "body_R", "body_pos", "_local")
+
+    def __init__(self, writer: PoseWriter, epoch: int, body_R: np.ndarray,
+                 body_pos: np.ndarray) -> None:
+        self.writer = writer
+        self.epoch = epoch
+        self.body_R = body_R
+        self.body_pos = body_pos
+        self._local: tuple[list, list] | None = None
+
+    def pose(self, row: int) -> tuple[tuple, tuple]:
+        """(translation, rotation) of moving Solid ``row``, tuples of floats."""
+        local = self._local
+        if local is None:
+            local = self._local = self.writer.local_poses(self.body_R, self.body_pos)
+        return tuple(local[0][row]), tuple(local[1][row])

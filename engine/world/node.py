@@ -53,6 +53,24 @@ class World(Protocol):
                           index: int, node: BaseNode) -> None: ...
 
 
+class PoseSnapshot(Protocol):
+    """One step's published poses (`PoseFeed.current`): ``epoch`` numbers the
+    step; ``pose(row)`` gives row ``row``'s (translation, rotation) field values
+    (tuples of floats)."""
+
+    epoch: int
+
+    def pose(self, row: int) -> tuple[tuple, tuple]: ...
+
+
+class PoseFeed(Protocol):
+    """Where a simulated Solid's translation/rotation come from while it moves
+    (`engine.sim.pose_writer.PoseWriter`): ``current`` is the latest
+    `PoseSnapshot` (None before the first step)."""
+
+    current: PoseSnapshot | None
+
+
 class SourcePosition(NamedTuple):
     """Where a parsed node starts in its file (1-based line and column)."""
 
@@ -141,6 +159,10 @@ class Node(BaseNode):
             check_def_name(def_name)
         self._def_name = def_name
         self._values: dict[str, Any] = {n: f.default for n, f in spec.fields.items()}
+        # a simulated Solid's pose comes from a feed, read when asked (`bind_pose_feed`)
+        self._feed: PoseFeed | None = None
+        self._feed_row = -1
+        self._feed_epoch = -1
         # `hidden name value...` lines Webots writes for internal state, kept verbatim
         self.hidden: list[tuple[str, str]] = []
         # fields the schema does not know: (name, source text of the value), written
@@ -169,12 +191,38 @@ class Node(BaseNode):
     def get(self, name: str) -> Any:
         """Current value of field ``name`` (MF values are tuples)."""
         self.field_spec(name)
+        if self._feed is not None:
+            self._read_feed()
         return self._values[name]
 
     def is_default(self, name: str) -> bool:
         """True if field ``name`` holds Webots' default value."""
         spec = self.field_spec(name)
+        if self._feed is not None:
+            self._read_feed()
         return self._values[name] == spec.default
+
+    # ----- poses computed by a simulation -------------------------------
+    def bind_pose_feed(self, feed: PoseFeed | None, row: int = -1) -> None:
+        """Take ``translation`` and ``rotation`` from row ``row`` of ``feed``
+        from now on (None: keep the values last read). The simulation binds
+        every moving Solid; reading a field then costs nothing per step, and
+        no change is notified for these values (observers pull them)."""
+        if self._feed is not None:
+            self._read_feed()
+        self._feed = feed
+        self._feed_row = row
+        self._feed_epoch = -1
+
+    def _read_feed(self) -> None:
+        """Take the feed's pose if a step published a newer one."""
+        snapshot = self._feed.current  # type: ignore[union-attr]
+        if snapshot is None or snapshot.epoch == self._feed_epoch:
+            return
+        self._feed_epoch = snapshot.epoch
+        translation, rotation = snapshot.pose(self._feed_row)
+        self._values["translation"] = translation
+        self._values["rotation"] = rotation
 
     def _check(self, spec: FieldSpec, value: Any) -> Any:
         try:
@@ -234,6 +282,8 @@ class Node(BaseNode):
     def set(self, name: str, value: Any) -> None:
         """Set field ``name`` to ``value`` after checking it; observers are notified."""
         spec = self.field_spec(name)
+        if self._feed is not None:
+            self._read_feed()
         old = self._values[name]
         if spec.type.endswith("Node"):
             old_nodes = old if ft.is_mf(spec.type) else (old,)
@@ -273,10 +323,12 @@ class Node(BaseNode):
 
     def set_pose(self, translation: tuple[float, float, float],
                  rotation: tuple[float, float, float, float]) -> None:
-        """Set ``translation`` and ``rotation`` to values the simulation computed
+        """Set ``translation`` and ``rotation`` to values computed elsewhere
         (tuples of finite Python floats, a unit rotation axis): no checking or
-        normalising, observers are notified as by `set`. The simulation writes
-        every moving Solid's pose after every step through this."""
+        normalising, observers are notified as by `set`. (A simulation binds
+        its moving Solids to a pose feed instead: `bind_pose_feed`.)"""
+        if self._feed is not None:
+            self._read_feed()
         values = self._values
         world = self.world
         for name, new in (("translation", translation), ("rotation", rotation)):
