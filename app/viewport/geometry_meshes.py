@@ -27,6 +27,10 @@ GeometryDrawer = Callable[[Any, MeshTable, str], "tuple[MeshKey, Scale] | None"]
 
 _DRAWERS: dict[str, GeometryDrawer] = {}
 _ONE: Scale = (1.0, 1.0, 1.0)
+#: First elements of the mesh keys of closed surfaces whose triangles are wound
+#: counter-clockwise seen from outside (meshes.py): an opaque instance drawn
+#: without mirroring never shows a back face, so the drawer may cull them.
+CLOSED_MESH_KINDS = frozenset({"box", "sphere", "cylinder", "capsule"})
 
 
 def register_drawer(type_name: str) -> Callable[[GeometryDrawer], GeometryDrawer]:

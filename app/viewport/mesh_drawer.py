@@ -11,6 +11,12 @@ projected size and uploads each bucket to its level's instance VBO (only
 when the frame, colours, camera or viewport height changed). Shapes are
 drawn as triangles, boundingObjects as edges (GL_LINES) with the same
 program.
+
+Opaque groups of a closed mesh kind (`CLOSED_MESH_KINDS`: boxes, spheres,
+cylinders, capsules) whose instances are not mirrored are drawn with back
+faces culled: about half their triangles are dropped right after the vertex
+stage instead of being set up, rasterised and hidden by the depth test (a
+software GL driver does that work on the CPU, the setup in the drawing thread).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 from OpenGL import GL
 
 from app.viewport.culling import frustum_planes, spheres_visible
+from app.viewport.geometry_meshes import CLOSED_MESH_KINDS
 from app.viewport.lod import (
     LodLevels,
     choose_levels,
@@ -169,8 +176,9 @@ class InstanceGroup:
 
     def __init__(self, levels: LodLevels, arrays: Sequence[tuple[np.ndarray, np.ndarray]],
                  solid: np.ndarray, local: np.ndarray, colors: np.ndarray,
-                 pick: np.ndarray) -> None:
+                 pick: np.ndarray, cull_back: bool = False) -> None:
         self.lod = levels
+        self.cull_back = cull_back    # draw with back faces culled (module docstring)
         self.levels = [LevelBuffers(v, i) for v, i in arrays]
         self.solid = solid            # (n,) int Solid index, -1 = world
         self.local = local            # (n, 4, 4)
@@ -228,6 +236,16 @@ class InstanceGroup:
             lv.release()
 
 
+def _closed_unmirrored(key: MeshKey, local: np.ndarray) -> bool:
+    """Whether instances of mesh ``key`` with static transforms ``local`` (n, 4, 4) may
+    be drawn with back faces culled: a closed kind (`CLOSED_MESH_KINDS`) and no
+    instance mirrored (a negative determinant of the 3x3 block would turn its
+    triangles' winding; the Solids' own frames are rotations and never do)."""
+    if not key or key[0] not in CLOSED_MESH_KINDS:
+        return False
+    return bool(len(local) == 0 or np.all(np.linalg.det(local[:, :3, :3]) > 0.0))
+
+
 class MeshDrawer:
     """All instances of a list of `SceneItem`s, grouped per mesh kind and transparency."""
 
@@ -250,11 +268,12 @@ class MeshDrawer:
                 arrays = _cached_indexed(tuple(key), self.edges)
             else:
                 arrays = (_indexed(levels.meshes[0], self.edges),)
+            local = np.array([items[i].local for i in idx], np.float64).reshape(-1, 4, 4)
             self.groups[(key, transparent)] = InstanceGroup(
-                levels, arrays, np.array([items[i].solid for i in idx], np.int64),
-                np.array([items[i].local for i in idx]).reshape(-1, 4, 4),
+                levels, arrays, np.array([items[i].solid for i in idx], np.int64), local,
                 np.array([items[i].color for i in idx], np.float32).reshape(-1, 4),
-                np.array([pick_ids[i] for i in idx], np.float32))
+                np.array([pick_ids[i] for i in idx], np.float32),
+                cull_back=not (self.edges or transparent) and _closed_unmirrored(key, local))
 
     def update(self, solid_world: np.ndarray, solid_colors: np.ndarray | None = None) -> None:
         """New transforms; ``solid_colors`` (S + 1, 4) replaces item colours per Solid."""
@@ -277,8 +296,18 @@ class MeshDrawer:
             height_px = int(GL.glGetIntegerv(GL.GL_VIEWPORT)[3])
         program.use(viewproj, eye, lights, MODE_FLAT if self.edges and mode != MODE_PICK else mode)
         prim = GL.GL_LINES if self.edges else GL.GL_TRIANGLES
-        for (_, transparent), g in self.groups.items():
-            if not transparent or mode == MODE_PICK:
+        opaque = [g for (_, transparent), g in self.groups.items()
+                  if not transparent or mode == MODE_PICK]
+        culled = [g for g in opaque if g.cull_back]
+        if culled:
+            GL.glEnable(GL.GL_CULL_FACE)  # set in full: a plugin's draw pass may change them
+            GL.glCullFace(GL.GL_BACK)
+            GL.glFrontFace(GL.GL_CCW)
+            for g in culled:
+                g.draw(prim, viewproj, height_px)
+            GL.glDisable(GL.GL_CULL_FACE)
+        for g in opaque:
+            if not g.cull_back:
                 g.draw(prim, viewproj, height_px)
         if mode == MODE_PICK:
             return
