@@ -100,6 +100,15 @@ class Model:
         """Records owning a body, in creation order."""
         return [r for r in self.solids if r.owner is r]
 
+    def body_rows(self) -> np.ndarray:
+        """Body-store rows (n,) intp of `bodies`, in the same order (kept
+        between calls while the Solid records stay the same)."""
+        cached = self.__dict__.get("_body_rows")
+        if cached is None or cached[0] != len(self.solids):
+            rows = np.array([rec.body.index for rec in self.bodies], dtype=np.intp)
+            cached = self.__dict__["_body_rows"] = (len(self.solids), rows)
+        return cached[1]
+
     def record_of(self, node: Node) -> SolidRecord | None:
         """The record of a Solid node."""
         return self.by_node.get(id(node))

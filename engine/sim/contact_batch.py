@@ -35,19 +35,33 @@ class ContactBatch:
 
     ``joint_rows (m,)`` int64 joint-store rows; ``contact_rows (m, 9)``: pos (3)
     m, normal (3) (into Solid 1), depth m, side1, side2; ``pair_of (m,)`` the
-    index into ``solids`` of each contact's Solid-record pair; ``forces``
-    (m, 12) f1, t1, f2, t2 [N, N·m] after `capture_forces`, else None.
+    index into ``solids`` of each contact's Solid-record pair; ``solid_pairs
+    (p, 2)`` int64 those pairs as indices into ``records`` (the model's
+    Solid records); ``solids`` the same as (record 1, record 2) tuples, made
+    when first asked; ``forces`` (m, 12) f1, t1, f2, t2 [N, N·m] after
+    `capture_forces`, else None.
     """
 
-    __slots__ = ("joint_rows", "contact_rows", "pair_of", "solids", "forces")
+    __slots__ = ("joint_rows", "contact_rows", "pair_of", "solid_pairs", "records", "_solids",
+                 "forces")
 
     def __init__(self, joint_rows: np.ndarray, contact_rows: np.ndarray,
-                 pair_of: np.ndarray, solids: list[tuple[object, object]]) -> None:
+                 pair_of: np.ndarray, solid_pairs: np.ndarray, records: list) -> None:
         self.joint_rows = joint_rows
         self.contact_rows = contact_rows
         self.pair_of = pair_of
-        self.solids = solids
+        self.solid_pairs = solid_pairs
+        self.records = records
+        self._solids: list[tuple[object, object]] | None = None
         self.forces: np.ndarray | None = None
+
+    @property
+    def solids(self) -> list[tuple[object, object]]:
+        """(Solid record 1, Solid record 2) of each pair."""
+        if self._solids is None:
+            recs = self.records
+            self._solids = [(recs[a], recs[b]) for a, b in self.solid_pairs.tolist()]
+        return self._solids
 
     def __len__(self) -> int:
         return int(self.joint_rows.shape[0])
@@ -113,107 +127,176 @@ class PairRule:
         self.surface, self.mode, self.values, self.need_fdir = surface, mode, values, need_fdir
 
 
-class PairRules:
-    """`PairRule`s per pair of Solid records, decided once per pair and kept
-    (the rules and surfaces depend on the records and the ContactProperties
-    only: `engine.sim.contacts.ContactHandler` is rebuilt when those change).
+#: `PairRules.numbers` of a pair that makes no contacts / not decided yet.
+NO_RULE, UNDECIDED = -1, -2
+#: Above this many Solid records the rule numbers are kept in a dict, not a table.
+DENSE_RECORDS = 4096
 
-    ``allowed(r1, r2)`` the per-pair rules; ``surface_of(r1, r2)`` ->
-    (Surface, swapped); ``surfaces`` the `SurfaceRows`.
+
+class PairRules:
+    """`PairRule`s per ordered pair of Solid records, decided once per pair
+    and kept (the rules and surfaces depend on the records and the
+    ContactProperties only: `engine.sim.contacts.ContactHandler` is rebuilt
+    when those change).
+
+    ``records``: the model's Solid records (pairs are given as indices into
+    it); ``allowed(r1, r2)`` the per-pair rules; ``surface_of(r1, r2)`` ->
+    (Surface, swapped); ``surfaces`` the `SurfaceRows`. Each distinct rule
+    gets a number; ``mode (R,)``, ``values (R, N_SURFACE)``, ``need_fdir
+    (R,)`` and ``max_contacts (R,)`` are indexed by it.
     """
 
-    def __init__(self, allowed: Callable, surface_of: Callable, surfaces: SurfaceRows) -> None:
+    def __init__(self, records: list, allowed: Callable, surface_of: Callable,
+                 surfaces: SurfaceRows) -> None:
+        self.records = records
         self._allowed = allowed
         self._surface_of = surface_of
         self._surfaces = surfaces
-        self._rules: dict[tuple[int, int], PairRule | None] = {}
+        n = len(records)
+        #: rule number per (record 1, record 2); UNDECIDED until first met
+        self._table = (np.full((n, n), UNDECIDED, dtype=np.int32) if n <= DENSE_RECORDS
+                       else None)
+        self._sparse: dict[tuple[int, int], int] = {}
+        self.rules: list[PairRule] = []
+        self._number: dict[tuple, int] = {}
+        self._arrays_for = -1
 
-    def __call__(self, r1, r2) -> PairRule | None:
-        """The rule of the pair, or None when the pair makes no contacts."""
-        key = (id(r1), id(r2))
-        try:
-            return self._rules[key]
-        except KeyError:
-            pass
-        rule = None
+    def numbers(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+        """Rule numbers (k,) int64 of the record pairs (first[i], second[i])
+        (NO_RULE: the pair makes no contacts)."""
+        if self._table is None:
+            return np.array([self._decide(a, b) for a, b in
+                             zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
+        got = self._table[first, second].astype(np.int64)
+        for i in np.flatnonzero(got == UNDECIDED).tolist():
+            got[i] = self._decide(int(first[i]), int(second[i]))
+        return got
+
+    def _decide(self, a: int, b: int) -> int:
+        if self._table is None and (a, b) in self._sparse:
+            return self._sparse[(a, b)]
+        number = NO_RULE
+        r1, r2 = self.records[a], self.records[b]
         if self._allowed(r1, r2):
             surface, swapped = self._surface_of(r1, r2)
             mode, values, need_fdir = self._surfaces.row(surface, swapped)
-            rule = PairRule(surface, mode, values, need_fdir)
-        self._rules[key] = rule
-        return rule
+            key = (id(surface), mode, tuple(values), need_fdir)
+            number = self._number.get(key, -1)
+            if number < 0:
+                number = self._number[key] = len(self.rules)
+                self.rules.append(PairRule(surface, mode, values, need_fdir))
+        if self._table is None:
+            self._sparse[(a, b)] = number
+        else:
+            self._table[a, b] = number
+        return number
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(mode (R,) int64, values (R, N_SURFACE), need_fdir (R,) bool,
+        max_contacts (R,) int64) of the rules decided so far."""
+        if self._arrays_for != len(self.rules):
+            rules = self.rules
+            self._arrays = (np.array([r.mode for r in rules], dtype=np.int64),
+                            np.array([r.values for r in rules], dtype=np.float64
+                                     ).reshape(-1, N_SURFACE),
+                            np.array([r.need_fdir for r in rules], dtype=bool),
+                            np.array([r.surface.max_contacts for r in rules], dtype=np.int64))
+            self._arrays_for = len(rules)
+        return self._arrays
 
 
-def batched_contacts(space, world, group, max_points: int, solid_of: Callable,
-                     rule_of: PairRules, fdir_of: Callable, too_many: Callable) -> ContactBatch:
+class SolidIndex:
+    """The Solid record (as an index into ``records``) of each gathered geom.
+
+    ``solid_of(geom)`` -> record or None (the model's geom map). The array is
+    kept for as long as the broad phase gives the same geom list."""
+
+    def __init__(self, records: list, solid_of: Callable) -> None:
+        self._where = {id(rec): k for k, rec in enumerate(records)}
+        self._solid_of = solid_of
+        self._geoms: list | None = None
+        self._index = np.zeros(0, dtype=np.int64)
+
+    def of(self, geoms: list) -> np.ndarray:
+        """(g,) int64: the record index of each of ``geoms``, -1 for none."""
+        # the same geoms as last time (compared by identity, element by element)
+        if geoms is not self._geoms and geoms != self._geoms:
+            where = self._where
+            self._index = np.array([where.get(id(self._solid_of(g)), -1) for g in geoms],
+                                   dtype=np.int64)
+            self._geoms = list(geoms)
+        return self._index
+
+
+def _deepest_first_ranks(pair_pos: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """(m,) rank of each contact within its pair by depth, deepest first, ties
+    in contact order (a stable sort on -depth); ``pair_pos (m,)`` groups the
+    contacts (non-decreasing)."""
+    m = pair_pos.shape[0]
+    order = np.lexsort((np.arange(m), -depth, pair_pos))
+    first = np.searchsorted(pair_pos, pair_pos[order])
+    ranks = np.empty(m, dtype=np.int64)
+    ranks[order] = np.arange(m) - first
+    return ranks
+
+
+def batched_contacts(space, world, group, max_points: int, solid_index: SolidIndex,
+                     rules: PairRules, fdir_of: Callable, too_many: Callable) -> ContactBatch:
     """Default contact joints for every pair of ``space`` (into ``world``/``group``).
 
-    ``solid_of(geom)`` -> Solid record or None; ``rule_of(r1, r2)`` -> the
-    pair's `PairRule`, None when the pair rules drop it (static pairs, one
+    ``solid_index`` maps geoms to Solid records; ``rules`` gives each record
+    pair's `PairRule` (none when the pair rules drop it: static pairs, one
     body, joints, robot self-collision; bodies joined by a joint are dropped
-    by the batch already); ``fdir_of(normal (3,), r1, surface)`` -> fdir1
+    by the batch already); ``fdir_of(normal (3,), r1, rotation)`` -> fdir1
     (3,); ``too_many(r1, r2, n, keep)`` warns when a pair gives more than
-    ``surface.max_contacts`` points (the deepest are kept).
+    ``surface.max_contacts`` points (the deepest are kept, in contact order).
     """
     sc = space_contacts(space, max_points, skip_joined=True)
     counts = sc.counts
-    start = np.concatenate(([0], np.cumsum(np.maximum(counts, 0)))).tolist()
-    geoms = sc.ga.geoms
-    pairs = sc.pairs.tolist()
-    kept_pairs: list[int] = []
-    kept_counts: list[int] = []
-    kept: list[int] = []  # the source contact of each kept contact, in order
-    table: list[list[float]] = []
-    modes: list[int] = []
-    solids: list[tuple[object, object]] = []
-    fdirs: list[tuple[int, np.ndarray]] = []  # (first contact index, (k, 3)) of FDir1 pairs
-    m = 0
-    for p in np.flatnonzero(counts > 0).tolist():
-        i, j = pairs[p]
-        r1 = solid_of(geoms[i])
-        r2 = solid_of(geoms[j])
-        if r1 is None or r2 is None:
-            continue
-        rule = rule_of(r1, r2)
-        if rule is None:
-            continue
-        surface = rule.surface
-        a, b = start[p], start[p + 1]
-        idx = list(range(a, b))
-        if len(idx) > surface.max_contacts:
-            too_many(r1, r2, len(idx), surface.max_contacts)
-            depth = sc.rows[a:b, 6].tolist()
-            order = sorted(range(len(idx)), key=lambda q: -depth[q])
-            idx = [a + q for q in sorted(order[: surface.max_contacts])]
-        if rule.need_fdir:
-            rot = surface.friction_rotation[0]
-            fdirs.append((m, np.array([fdir_of(sc.rows[q, 3:6], r1, rot)
-                                       for q in idx]).reshape(-1, 3)))
-        kept_pairs.append(p)
-        kept_counts.append(len(idx))
-        kept.extend(idx)
-        table.append(rule.values)
-        modes.append(rule.mode)
-        solids.append((r1, r2))
-        m += len(idx)
+    starts = np.concatenate(([0], np.cumsum(np.maximum(counts, 0))))
+    live = np.flatnonzero(counts > 0)
+    sid = solid_index.of(sc.ga.geoms)
+    s1 = sid[sc.pairs[live, 0]]
+    s2 = sid[sc.pairs[live, 1]]
+    known = (s1 >= 0) & (s2 >= 0)
+    live, s1, s2 = live[known], s1[known], s2[known]
+    number = rules.numbers(s1, s2)
+    used = number >= 0
+    live, s1, s2, number = live[used], s1[used], s2[used], number[used]
+    mode, values, need_fdir, max_contacts = rules.arrays()
+    # every contact of the pairs kept: its source index and its pair's position
+    got = counts[live]
+    pair_pos = np.repeat(np.arange(live.shape[0]), got)
+    src = np.repeat(starts[live], got) + (np.arange(pair_pos.shape[0])
+                                          - np.repeat(np.cumsum(got) - got, got))
+    limit = max_contacts[number]
+    over = np.flatnonzero(got > limit)
+    if over.size:
+        records = rules.records
+        k = int(over[0])
+        too_many(records[s1[k]], records[s2[k]], int(got[k]), int(limit[k]))
+        keep = _deepest_first_ranks(pair_pos, sc.rows[src, 6]) < limit[pair_pos]
+        src, pair_pos = src[keep], pair_pos[keep]
+        got = np.minimum(got, limit)
     sel = SpaceContacts()
     sel.ga = sc.ga
-    sel.pairs = sc.pairs[kept_pairs].reshape(-1, 2)
-    sel.counts = np.array(kept_counts, dtype=np.int64)
-    sel.rows = sc.rows[np.array(kept, dtype=np.int64)] if kept else np.zeros((0, 9))
-    sel.g1 = np.repeat(sel.pairs[:, 0], sel.counts)
-    sel.g2 = np.repeat(sel.pairs[:, 1], sel.counts)
+    sel.pairs = sc.pairs[live].reshape(-1, 2)
+    sel.counts = got
+    sel.rows = sc.rows[src]
+    sel.g1 = np.repeat(sel.pairs[:, 0], got)
+    sel.g2 = np.repeat(sel.pairs[:, 1], got)
     sel.extra = {}
     if sc.extra:  # geoms a user collider reported, keyed by contact index
-        new_index = {src: k for k, src in enumerate(kept)}
+        new_index = {c: k for k, c in enumerate(src.tolist())}
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
-    if fdirs:
-        fdir = np.zeros((m, 3))
-        for first, block in fdirs:
-            fdir[first:first + block.shape[0]] = block
-    surface_table = np.array(table, dtype=np.float64).reshape(-1, N_SURFACE)
-    joint_rows = make_contact_joints(world, group, sel, surface_table,
-                                     np.array(modes, dtype=np.int64), fdir)
-    pair_of = np.repeat(np.arange(len(solids), dtype=np.int64), sel.counts)
-    return ContactBatch(joint_rows, sel.rows, pair_of, solids)
+    fdir_pairs = np.flatnonzero(need_fdir[number])
+    if fdir_pairs.size:
+        fdir = np.zeros((src.shape[0], 3))
+        records = rules.records
+        for c in np.flatnonzero(np.isin(pair_pos, fdir_pairs)).tolist():
+            k = int(pair_pos[c])
+            rot = rules.rules[int(number[k])].surface.friction_rotation[0]
+            fdir[c] = fdir_of(sel.rows[c, 3:6], records[s1[k]], rot)
+    joint_rows = make_contact_joints(world, group, sel, values[number], mode[number], fdir)
+    return ContactBatch(joint_rows, sel.rows, pair_pos, np.stack([s1, s2], 1), rules.records)

@@ -29,7 +29,13 @@ import numpy as np
 from engine import ode
 from engine.ode.kernels.detlinalg import dot, matmul, norm
 from engine.ode.kernels.detmath import sincos
-from engine.sim.contact_batch import ContactBatch, PairRules, SurfaceRows, batched_contacts
+from engine.sim.contact_batch import (
+    ContactBatch,
+    PairRules,
+    SolidIndex,
+    SurfaceRows,
+    batched_contacts,
+)
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
 MAX_POINTS = 1000
@@ -150,7 +156,10 @@ class ContactHandler:
             surface = surfaces.setdefault(id(node), Surface.of(node))
             self._table[key] = (surface, swapped)
         self._surface_rows = SurfaceRows(surface_parameters)
-        self._pair_rules = PairRules(solids_may_touch, self._surface_of, self._surface_rows)
+        records = self.model.solids
+        self._solid_index = SolidIndex(records, self.model.geom_solid.get)
+        self._pair_rules = PairRules(records, solids_may_touch, self._surface_of,
+                                     self._surface_rows)
 
     def lookup(self, mat1: str, mat2: str) -> tuple[Surface, bool]:
         """The first ContactProperties for (mat1, mat2) in either order, and
@@ -209,8 +218,7 @@ class ContactHandler:
         if self.collide_hook is None and self.batched:
             self._batch = batched_contacts(
                 self.model.space, self.model.ode_world, self.group, MAX_POINTS,
-                self.model.geom_solid.get, self._pair_rules, friction_direction,
-                self._too_many)
+                self._solid_index, self._pair_rules, friction_direction, self._too_many)
             self._points = None
             return
         ode.dSpaceCollide(self.model.space, self.default_contacts, self._near)

@@ -356,15 +356,13 @@ class Simulation:
 
     def _body_rows(self) -> np.ndarray:
         """Store rows (n,) of the bodies of the model's Solids."""
-        bodies = self.model.bodies
-        return np.fromiter((rec.body.index for rec in bodies), np.intp, len(bodies))
+        return self.model.body_rows()
 
     def _find_exploded(self) -> str | None:
-        bodies = self.model.bodies
-        if not bodies:
+        rows = self._body_rows()
+        if not rows.size:
             return None
         store = self.model.ode_world.bodies
-        rows = self._body_rows()
         # per body: position, linear and angular velocity (9), quaternion (4)
         values = np.concatenate([store.pos[rows], store.lvel[rows], store.avel[rows],
                                  store.q[rows]], axis=1)
@@ -373,6 +371,7 @@ class Simulation:
         if not bad.any():
             return None
         k = int(np.argmax(bad))
+        bodies = self.model.bodies
         if not finite[k]:
             return (f"{bodies[k].label}: the simulation became unstable (NaN or infinite "
                     "values); paused")

@@ -71,6 +71,10 @@ class PoseFeed(Protocol):
     current: PoseSnapshot | None
 
 
+#: The fields a `PoseFeed` provides.
+_FED_FIELDS = frozenset({"translation", "rotation"})
+
+
 class SourcePosition(NamedTuple):
     """Where a parsed node starts in its file (1-based line and column)."""
 
@@ -191,14 +195,14 @@ class Node(BaseNode):
     def get(self, name: str) -> Any:
         """Current value of field ``name`` (MF values are tuples)."""
         self.field_spec(name)
-        if self._feed is not None:
+        if self._feed is not None and name in _FED_FIELDS:
             self._read_feed()
         return self._values[name]
 
     def is_default(self, name: str) -> bool:
         """True if field ``name`` holds Webots' default value."""
         spec = self.field_spec(name)
-        if self._feed is not None:
+        if self._feed is not None and name in _FED_FIELDS:
             self._read_feed()
         return self._values[name] == spec.default
 
@@ -282,7 +286,7 @@ class Node(BaseNode):
     def set(self, name: str, value: Any) -> None:
         """Set field ``name`` to ``value`` after checking it; observers are notified."""
         spec = self.field_spec(name)
-        if self._feed is not None:
+        if self._feed is not None and name in _FED_FIELDS:
             self._read_feed()
         old = self._values[name]
         if spec.type.endswith("Node"):
