@@ -18,17 +18,21 @@ else) the bench counts:
   bridge's 16 ms frame timer (the GUI thread's latency; 16-17 ms is ideal);
 - per-frame GUI work [ms, medians]: ``MainWindow._on_frame``'s parts
   (``viewport.set_frame``, ``plots.add_frame``), the scene tree's drain of
-  the engine's pose notifications (``tree``: `SceneTreeModel._drain`, at
-  most every 50 ms) and the viewport's ``paintGL``, timed by wrapping them
-  on the instances;
+  the engine's field notifications (``tree``: `SceneTreeModel._drain`, at
+  most every 50 ms), its pull of the shown pose rows (``pull``:
+  `SceneTreeModel.pull`, every 50 ms; nan for a version without it) and the
+  viewport's ``paintGL``, timed by wrapping them on the instances;
 - engine steps/s with the GUI: ``Frame.steps`` delta / wall time;
 - engine steps/s headless: the same world in an `EngineRunner` without any
   window (same run_fast loop, frames published as in the app), measured the
-  same way just before, so the GUI's cost on the engine shows side by side.
+  same way just before, so the GUI's cost on the engine shows side by side;
+  ``kept``: steps/s with the GUI over headless.
 
 - CPU by thread [% of one core]: user + system time of the GUI (main)
   thread, the engine's Python threads and the GL driver's threads (llvmpipe
-  rasterises in its own threads) over the measured seconds, from /proc.
+  rasterises in its own threads) over the measured seconds, from /proc; the
+  same for the headless run (printed as it ends), so a machine whose other
+  load starves the engine (nice 10) shows as such.
 
 ``--orbit`` turns the camera a little on every frame timer tick, as a user
 dragging the view would, so a frame is painted on every tick even when the
@@ -181,18 +185,21 @@ def wait(app, seconds: float) -> None:
     loop.exec()
 
 
-def headless_rate(path: Path, warmup: float, seconds: float) -> float:
+def headless_rate(path: Path, warmup: float, seconds: float) -> tuple[float, str]:
     """Engine steps per wall second of ``path`` in an `EngineRunner` without a window
-    (run_fast; steps from the published frames)."""
+    (run_fast; steps from the published frames), and the CPU by thread meanwhile
+    (`cpu_shares`: what the machine's other load left the engine)."""
     from app.runner import EngineRunner
 
     with EngineRunner(str(path)) as runner:
         runner.run_fast()
         time.sleep(warmup)
         s0, t0 = runner.latest_frame().steps, time.perf_counter()
+        cpu0 = thread_cpu_ticks()
         time.sleep(seconds)
         s1, t1 = runner.latest_frame().steps, time.perf_counter()
-    return (s1 - s0) / (t1 - t0)
+        cpu = cpu_shares(cpu0, thread_cpu_ticks(), t1 - t0)
+    return (s1 - s0) / (t1 - t0), cpu
 
 
 class Timed:
@@ -202,7 +209,9 @@ class Timed:
     def __init__(self, obj: object, name: str) -> None:
         self.times: list[float] = []
         self.on = False
-        inner: Callable = getattr(obj, name)
+        inner: Callable | None = getattr(obj, name, None)
+        if inner is None:  # an older version of the app: nothing to time
+            return
 
         def wrapper(*args, **kwargs):
             t0 = time.perf_counter()
@@ -272,6 +281,7 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     window.show()
     timed = {name: Timed(obj, attr) for name, obj, attr in (
         ("set_frame", window.viewport, "set_frame"), ("tree", window.tree.model, "_drain"),
+        ("pull", window.tree.model, "pull"),
         ("plots", window.plots, "add_frame"), ("paint", window.viewport.renderer, "paint"))}
     counts = {"swapped": 0, "delivered": 0}
     ticks: list[float] = []
@@ -345,7 +355,8 @@ def main_gui(args: argparse.Namespace) -> int:
                   if args.world else
                   [(n, write_falling_world(int(n), tmpdir)) for n in args.bodies.split(",")])
         for n, path in worlds:
-            headless = headless_rate(path, args.warmup, args.seconds)
+            headless, headless_cpu = headless_rate(path, args.warmup, args.seconds)
+            print(f"CPU by thread, {n}, headless (% of one core): {headless_cpu}", flush=True)
             for surface in args.surface.split(","):
                 for nice, first in itertools.product(
                         (int(v) for v in args.engine_nice.split(",")),
@@ -373,15 +384,17 @@ def main_gui(args: argparse.Namespace) -> int:
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")
     print(f"{'world':>6} {'surface':>7} {'nice':>4} {'first':>5} {'disp fps':>8} {'snap/s':>7} "
           f"{'gap med':>8} {'gap p95':>8} {'gap max':>8} {'set_frame':>9} {'tree':>7} "
-          f"{'plots':>6} {'paint':>7} {'steps/s GUI':>11} {'headless':>9}")
+          f"{'pull':>6} {'plots':>6} {'paint':>7} {'steps/s GUI':>11} {'headless':>9} "
+          f"{'kept':>5}")
     for n, surface, nice, first, headless, r in rows:
         print(f"{n:>6} {surface:>7} {nice:>4} {first:>5} {r['fps']:>8.1f} {r['delivered']:>7.1f} "
               f"{r['gap_med']:>8.1f} {r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} "
-              f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['plots']:>6.2f} {r['paint']:>7.2f} "
-              f"{r['steps']:>11.1f} {headless:>9.1f}")
-    print("world: number of falling bodies or --world file; gaps, set_frame/tree/plots/paint "
-          "in ms (medians per call); steps/s = engine steps "
-          "per wall second with the window / in an EngineRunner without it")
+              f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['pull']:>6.2f} {r['plots']:>6.2f} "
+              f"{r['paint']:>7.2f} {r['steps']:>11.1f} {headless:>9.1f} "
+              f"{r['steps'] / headless:>5.0%}")
+    print("world: number of falling bodies or --world file; gaps, set_frame/tree/pull/plots/"
+          "paint in ms (medians per call; nan: never called); steps/s = engine steps "
+          "per wall second with the window / in an EngineRunner without it; kept = their ratio")
     for n, surface, nice, first, _headless, r in rows:
         print(f"CPU by thread, {n}, {surface}, engine nice {nice}, gui_first {first} "
               "(% of one core): "

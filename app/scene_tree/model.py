@@ -98,7 +98,7 @@ class SceneTreeModel(QAbstractItemModel):
         self.shown_items: Callable[[], Iterable[Item]] | None = None
         self._pull_timer = QTimer(self)
         self._pull_timer.setInterval(PULL_INTERVAL_MS)
-        self._pull_timer.timeout.connect(self.pull)
+        self._pull_timer.timeout.connect(self._pull_due)
         # The world holds these observers, which reach the model through a weak
         # reference: no world <-> model cycle, so the model (and its timer) is never
         # left to the garbage collector, which may run in the engine thread.
@@ -355,6 +355,9 @@ class SceneTreeModel(QAbstractItemModel):
         if changed:
             self.changed.emit()
         return len(changed)
+
+    def _pull_due(self) -> None:
+        self.pull()  # looked up at each tick (a profiler or bench may wrap it)
 
     def _all_pulled(self) -> Iterator[PulledFieldItem]:
         for item in self._pulled.values():
