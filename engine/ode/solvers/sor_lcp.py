@@ -77,19 +77,21 @@ from engine.ode.rng import rand_int
 #: Random reshuffle period of the row order (sweeps 8, 16, ...).
 REORDER_PERIOD = 8
 
-# Scratch layout inside ``work`` (all float64): one record of _REC floats per
-# row, in visiting order, so that a row visit reads four consecutive cache
-# lines and a sweep reads the records front to back.
+# Scratch layout inside ``work`` (float64): one record of _REC slots per row,
+# in visiting order, so that a row visit reads four consecutive cache lines
+# and a sweep reads the records front to back. The last four slots hold
+# integers, written and read through an int64 view of ``work`` (no
+# float-to-int conversions in the sweeps); records are moved as int64.
 _R_JS = 0  # 12: row of J scaled by Ad
 _R_IMJ = 12  # 12: M^-1 J^T (body 1 part, body 2 part)
 _R_RHS = 24  # b scaled by Ad
 _R_CFM = 25  # cfm / h scaled by Ad
 _R_LO = 26  # lower bound (or unused for a friction row)
 _R_HI = 27  # upper bound, or the friction coefficient
-_R_B1 = 28  # body 1 (as a float)
-_R_B2 = 29  # body 2 or -1 (as a float)
-_R_FINDEX = 30  # -1 or the row giving the friction bounds (as a float)
-_R_ROW = 31  # the row's index in lam (as a float)
+_R_B1 = 28  # body 1 (int64)
+_R_B2 = 29  # body 2 or -1 (int64)
+_R_FINDEX = 30  # -1 or the row giving the friction bounds (int64)
+_R_ROW = 31  # the row's index in lam (int64)
 _REC = 32
 
 
@@ -159,9 +161,11 @@ def _prepare_rows(
     rh: float,
     sor_w: float,
     work: np.ndarray,
+    iwork: np.ndarray,
 ) -> None:
-    """Fill the row records in ``work`` (see the module docstring), each at
-    its place in the initial visiting order (:func:`_independent_count`).
+    """Fill the row records in ``work`` (``iwork``: its int64 view; see the
+    module docstring), each at its place in the initial visiting order
+    (:func:`_independent_count`).
 
     For row r with bodies (b1, b2):
       b_r     = c_r / h + J_r . free          (free = -(v/h + M^-1 f_ext))
@@ -238,10 +242,10 @@ def _prepare_rows(
                 work[js + 6 + k] = 0.0
         work[o + _R_LO] = lo[r]
         work[o + _R_HI] = hi[r]
-        work[o + _R_B1] = b1
-        work[o + _R_B2] = b2
-        work[o + _R_FINDEX] = findex[r]
-        work[o + _R_ROW] = r
+        iwork[o + _R_B1] = b1
+        iwork[o + _R_B2] = b2
+        iwork[o + _R_FINDEX] = findex[r]
+        iwork[o + _R_ROW] = r
 
 
 @njit(cache=True, nogil=True)
@@ -288,9 +292,10 @@ def _accumulate_fc(m: int, jb: np.ndarray, findex: np.ndarray, lam: np.ndarray,
 
 
 @njit(cache=True, nogil=True)
-def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
+def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray,
+           iwork: np.ndarray) -> None:
     """One projected SOR pass over all rows, record by record (the records
-    are in the current visiting order).
+    are in the current visiting order; ``iwork`` is the int64 view of ``work``).
 
     For row r (all quantities already scaled by Ad_r):
       delta   = b'_r - cfm'_r lam_r - J'_r . fc
@@ -300,9 +305,9 @@ def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
     """
     for i in range(m):
         o = _REC * i
-        r = int(work[o + _R_ROW])
-        b1 = int(work[o + _R_B1])
-        b2 = int(work[o + _R_B2])
+        r = iwork[o + _R_ROW]
+        b1 = iwork[o + _R_B1]
+        b2 = iwork[o + _R_B2]
         old = lam[r]
         delta = work[o + _R_RHS] - old * work[o + _R_CFM]
         delta -= (fc[b1, 0] * work[o] + fc[b1, 1] * work[o + 1] + fc[b1, 2] * work[o + 2]
@@ -312,7 +317,7 @@ def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray) -> None:
             delta -= (fc[b2, 0] * work[o + 6] + fc[b2, 1] * work[o + 7]
                       + fc[b2, 2] * work[o + 8] + fc[b2, 3] * work[o + 9]
                       + fc[b2, 4] * work[o + 10] + fc[b2, 5] * work[o + 11])
-        n = int(work[o + _R_FINDEX])
+        n = iwork[o + _R_FINDEX]
         if n >= 0:
             upper = abs(work[o + _R_HI] * lam[n])
             lower = -upper
@@ -386,7 +391,7 @@ def sor_lcp(
       rng_state uint64[1] ODE's generator state (advanced in place)
       lam float64[m]     in: start value (zeros = ODE); out: forces (N or N m)
       cforce float64[N, 6] out, rows of ``bodies`` only: sum_r J_r^T lam_r
-      work float64[>= sor_work_size(m, nb)] scratch
+      work float64[>= sor_work_size(m, nb)] scratch, C-contiguous (viewed as int64 too)
 
     ``cforce`` is used as scratch during the solve (ODE's per-body ``fc``)
     and finally holds the constraint wrench ``J^T lam``.  ODE itself adds
@@ -419,7 +424,8 @@ def sor_lcp(
     # 1) right-hand side terms of the free motion, temporarily in cforce.
     _free_motion_terms(bodies, invmass, invI, lvel, avel, facc, tacc, rh, cforce)
     # 2) scaled rows, M^-1 J^T and the relaxation factors.
-    _prepare_rows(rows, jb, invmass, invI, cforce, rh, sor_w, work)
+    iwork = work.view(np.int64)
+    _prepare_rows(rows, jb, invmass, invI, cforce, rh, sor_w, work, iwork)
     # 3) fc = M^-1 J^T lam for the starting lam (zero for ODE's cold start).
     for i in range(bodies.shape[0]):
         for k in range(6):
@@ -428,7 +434,7 @@ def sor_lcp(
     # 4) sweeps, with a random reshuffle of the records every REORDER_PERIOD.
     for it in range(iterations):
         if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
-            shuffle_order(work, m, rng_state, _REC)
-        _sweep(m, lam, cforce, work)
+            shuffle_order(iwork, m, rng_state, _REC)
+        _sweep(m, lam, cforce, work, iwork)
     # 5) report the constraint wrench per body.
     _constraint_wrench(m, J, jb, lam, bodies, cforce)
