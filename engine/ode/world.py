@@ -73,6 +73,10 @@ class World:
         self.step_settings_key: tuple | None = None
         self.alive = True
         self.data = None
+        #: Odeon extension: called (no arguments) before a joint is created one by
+        #: one in this world (engine.sim makes the default contacts of the pairs
+        #: judged so far first, so joint order is the per-pair order)
+        self.before_joint_creation = None
 
     def __repr__(self) -> str:
         return f"<World bodies={self.bodies.count - len(self.bodies.free)}>"

@@ -17,14 +17,28 @@ class StepAborted(Exception):  # noqa: N818 (a control-flow signal, caught by th
     plugin destroyed an object the step needs); `PluginHost.step` catches it."""
 
 
+#: What `owned_objects` lists, in its order.
+_OWNED_NAMES = ("the world", "the collision space", "the contact joint group",
+                "the plugin's contact joint group")
+
+
+def owned_objects(sim) -> tuple:
+    """The simulation's own ODE objects a plugin could destroy (world, space,
+    contact joint group, the plugin's contact joint group)."""
+    model = sim.model
+    return model.ode_world, model.space, sim.contact_group, sim.plugin_contact_group
+
+
+def trackable(objects: tuple) -> tuple:
+    """Those of ``objects`` that can die (they have an ``alive`` flag)."""
+    return tuple(obj for obj in objects if hasattr(obj, "alive"))
+
+
 def destroyed_objects(sim) -> list[str]:
     """Names of the simulation's own ODE objects that are no longer alive
     (``[]`` when all are)."""
-    model = sim.model
-    owned = (("the world", model.ode_world), ("the collision space", model.space),
-             ("the contact joint group", sim.contact_group),
-             ("the plugin's contact joint group", sim.plugin_contact_group))
-    return [name for name, obj in owned if not getattr(obj, "alive", True)]
+    return [name for name, obj in zip(_OWNED_NAMES, owned_objects(sim), strict=True)
+            if not getattr(obj, "alive", True)]
 
 
 def rebuild_objects(sim) -> None:

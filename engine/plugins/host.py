@@ -54,7 +54,13 @@ from engine.plugins.faults import (
     RateLimiter,
     error_from_exception,
 )
-from engine.plugins.guard import StepAborted, destroyed_objects, rebuild_objects
+from engine.plugins.guard import (
+    StepAborted,
+    destroyed_objects,
+    owned_objects,
+    rebuild_objects,
+    trackable,
+)
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
 from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
@@ -62,7 +68,8 @@ from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
 #: Callbacks run inside a step (destroying the world there abandons the step).
-_STEP_CALLBACKS = ("webots_physics_collide", "webots_physics_step", "webots_physics_step_end")
+_COLLIDE = "webots_physics_collide"
+_STEP_CALLBACKS = (_COLLIDE, "webots_physics_step", "webots_physics_step_end")
 
 
 class PluginHost:
@@ -107,6 +114,7 @@ class PluginHost:
         """Remove this host's hooks from the Simulation."""
         s = self.sim
         s.before_step = s.collide_hook = s.after_collide = s.after_step = None
+        s.collide_session = None
         s.before_reset = s.after_reset = None
 
     @property
@@ -287,14 +295,56 @@ class PluginHost:
     def collide(self, g1, g2) -> int:
         """The plugin's verdict on a candidate pair: 0 default handling, 1 handled,
         2 handled and colliding (0 without a running collide callback)."""
-        if not self.running or not self.plugin.has("webots_physics_collide"):
+        if not self.running or not self.plugin.has(_COLLIDE):
             return 0
-        result = self._call("webots_physics_collide", g1, g2)
+        return self._verdict(self._call(_COLLIDE, g1, g2))
+
+    @contextmanager
+    def collide_session(self) -> Iterator[Callable[[object, object], int]]:
+        """`collide` for one whole collision pass: the watchdog times the pass
+        (not each pair) and the plugin is made current once; each call still
+        turns an exception into a fault and checks the simulation's objects.
+        A stop the watchdog delivers between two pairs ends the pass (a fault)."""
+        if not self.running or not self.plugin.has(_COLLIDE):
+            yield self.collide
+            return
+        fn = self.plugin.callbacks[_COLLIDE]
+        owned = trackable(owned_objects(self.sim))
+
+        def judge(g1, g2) -> int:
+            if not self.running:
+                return 0
+            try:
+                result = fn(g1, g2)
+            except BaseException as exc:  # as _call: sys.exit() must not end the app
+                self._fault(exc, _COLLIDE)
+                result = None
+            for obj in owned:
+                if not obj.alive:
+                    self._check_objects(_COLLIDE)
+            if result.__class__ is int and 0 <= result <= 2 and self.running:
+                return result
+            return self._verdict(result)
+
+        previous = self.watchdog.enter(self.plugin.name, _COLLIDE)
+        try:
+            with running(self):
+                yield judge
+        except StepAborted:
+            raise
+        except BaseException as exc:
+            self.watchdog.leave(previous)  # a stop delivered inside the first leave
+            self._fault(exc, _COLLIDE)
+        finally:
+            self.watchdog.leave(previous)
+
+    def _verdict(self, result) -> int:
+        """0, 1 or 2 from what webots_physics_collide returned (a fault if not an int)."""
         if result is None or not self.running:
             return 0
         if isinstance(result, bool) or not isinstance(result, int):
             self._fault(TypeError(f"webots_physics_collide() must return 0, 1 or 2, not "
-                                  f"{result!r}"), "webots_physics_collide")
+                                  f"{result!r}"), _COLLIDE)
             return 0
         return 2 if result == 2 else (1 if result else 0)
 
@@ -315,8 +365,9 @@ class PluginHost:
         self.output.end_window()
         # the pair hook only while a running plugin judges pairs: without it the
         # simulation makes its default contacts in one batched pass
-        judging = self.running and self.plugin.has("webots_physics_collide")
+        judging = self.running and self.plugin.has(_COLLIDE)
         self.sim.collide_hook = self.collide if judging else None
+        self.sim.collide_session = self.collide_session if judging else None
 
     def _physics_step(self) -> None:
         if self.running:

@@ -21,6 +21,7 @@ dJointFeedback: the forces are read from the joint store after the step
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -54,6 +55,21 @@ class ContactBatch:
         self.records = records
         self._solids: list[tuple[object, object]] | None = None
         self.forces: np.ndarray | None = None
+
+    @classmethod
+    def joined(cls, batches: list[ContactBatch], records: list) -> ContactBatch:
+        """One batch of the contacts of ``batches``, in order."""
+        if len(batches) == 1:
+            return batches[0]
+        if not batches:
+            return cls(np.zeros(0, dtype=np.int64), np.zeros((0, 9)), np.zeros(0, dtype=np.int64),
+                       np.zeros((0, 2), dtype=np.int64), records)
+        first_pair = np.cumsum([0] + [b.solid_pairs.shape[0] for b in batches[:-1]])
+        return cls(np.concatenate([b.joint_rows for b in batches]),
+                   np.concatenate([b.contact_rows for b in batches]),
+                   np.concatenate([b.pair_of + k for b, k in
+                                   zip(batches, first_pair.tolist(), strict=True)]),
+                   np.concatenate([b.solid_pairs for b in batches]), records)
 
     @property
     def solids(self) -> list[tuple[object, object]]:
@@ -240,21 +256,37 @@ def _deepest_first_ranks(pair_pos: np.ndarray, depth: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def batched_contacts(space, world, group, max_points: int, solid_index: SolidIndex,
-                     rules: PairRules, fdir_of: Callable, too_many: Callable) -> ContactBatch:
-    """Default contact joints for every pair of ``space`` (into ``world``/``group``).
+@dataclass(frozen=True)
+class DefaultContactRules:
+    """What default contacts need besides the pairs: ``solid_index`` maps
+    geoms to Solid records; ``rules`` gives each record pair's `PairRule`
+    (none when the pair rules drop it: static pairs, one body, joints, robot
+    self-collision; bodies joined by a joint are dropped by the batch
+    already); ``fdir_of(normal (3,), r1, rotation)`` -> fdir1 (3,);
+    ``too_many(r1, r2, n, keep)`` warns when a pair gives more than
+    ``surface.max_contacts`` points (the deepest are kept, in contact order)."""
 
-    ``solid_index`` maps geoms to Solid records; ``rules`` gives each record
-    pair's `PairRule` (none when the pair rules drop it: static pairs, one
-    body, joints, robot self-collision; bodies joined by a joint are dropped
-    by the batch already); ``fdir_of(normal (3,), r1, rotation)`` -> fdir1
-    (3,); ``too_many(r1, r2, n, keep)`` warns when a pair gives more than
-    ``surface.max_contacts`` points (the deepest are kept, in contact order).
-    """
-    sc = space_contacts(space, max_points, skip_joined=True)
+    solid_index: SolidIndex
+    rules: PairRules
+    fdir_of: Callable
+    too_many: Callable
+
+
+def batched_contacts(space, world, group, max_points: int,
+                     how: DefaultContactRules) -> ContactBatch:
+    """Default contact joints for every pair of ``space`` (into ``world``/``group``)."""
+    return default_contact_joints(space_contacts(space, max_points, skip_joined=True), None,
+                                  world, group, how)
+
+
+def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, group,
+                           how: DefaultContactRules) -> ContactBatch:
+    """Default contact joints for the candidate pairs of ``sc`` (all, or the
+    pair indices ``only`` (k,) int64, increasing, each with contacts)."""
+    solid_index, rules, fdir_of, too_many = how.solid_index, how.rules, how.fdir_of, how.too_many
     counts = sc.counts
     starts = np.concatenate(([0], np.cumsum(np.maximum(counts, 0))))
-    live = np.flatnonzero(counts > 0)
+    live = np.flatnonzero(counts > 0) if only is None else only
     sid = solid_index.of(sc.ga.geoms)
     s1 = sid[sc.pairs[live, 0]]
     s2 = sid[sc.pairs[live, 1]]

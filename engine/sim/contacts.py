@@ -22,19 +22,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine import ode
+from engine.ode.collision.batch import has_nested_spaces, space_contacts
 from engine.ode.kernels.detlinalg import dot, matmul, norm
 from engine.ode.kernels.detmath import sincos
 from engine.sim.contact_batch import (
     ContactBatch,
+    DefaultContactRules,
     PairRules,
     SolidIndex,
     SurfaceRows,
     batched_contacts,
+    default_contact_joints,
 )
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
@@ -140,6 +144,9 @@ class ContactHandler:
     group: object
     warn: Callable[[str], None]
     collide_hook: Callable[[object, object], int] | None = None
+    #: optional: a context manager factory giving the per-pair hook to use for
+    #: one whole batched pass instead of ``collide_hook``
+    collide_session: Callable[[], AbstractContextManager] | None = None
     record_feedback: bool = False
     colliding: set = field(default_factory=set)
     #: (id(g1), id(g2)) of the pairs the hook handled in the last pass
@@ -157,9 +164,10 @@ class ContactHandler:
             self._table[key] = (surface, swapped)
         self._surface_rows = SurfaceRows(surface_parameters)
         records = self.model.solids
-        self._solid_index = SolidIndex(records, self.model.geom_solid.get)
-        self._pair_rules = PairRules(records, solids_may_touch, self._surface_of,
-                                     self._surface_rows)
+        self._how = DefaultContactRules(
+            SolidIndex(records, self.model.geom_solid.get),
+            PairRules(records, solids_may_touch, self._surface_of, self._surface_rows),
+            friction_direction, self._too_many)
 
     def lookup(self, mat1: str, mat2: str) -> tuple[Surface, bool]:
         """The first ContactProperties for (mat1, mat2) in either order, and
@@ -215,13 +223,62 @@ class ContactHandler:
         self.colliding = set()
         self.handled = set()
         self._time = time_ms
-        if self.collide_hook is None and self.batched:
-            self._batch = batched_contacts(
-                self.model.space, self.model.ode_world, self.group, MAX_POINTS,
-                self._solid_index, self._pair_rules, friction_direction, self._too_many)
+        if self.batched and self.collide_hook is None:
+            self._batch = batched_contacts(self.model.space, self.model.ode_world, self.group,
+                                           MAX_POINTS, self._how)
+            self._points = None
+            return
+        if self.batched and not has_nested_spaces(self.model.space):
+            self._batch = self._judged_batch(self.collide_hook)
             self._points = None
             return
         ode.dSpaceCollide(self.model.space, self.default_contacts, self._near)
+
+    def _judged_batch(self, hook: Callable[[object, object], int]) -> ContactBatch:
+        """The hook's verdict on every candidate pair, in dSpaceCollide's order,
+        then default contacts in bulk for the pairs it left (returned 0).
+
+        The joints come out in the per-pair path's order: the default contacts
+        of the pairs judged so far are made just before the hook creates a
+        joint (``World.before_joint_creation``). The narrow phase runs for
+        every pair before the hook sees them (decision 0025)."""
+        space = self.model.space
+        world = self.model.ode_world
+        sc = space_contacts(space, MAX_POINTS, skip_joined=True)
+        geoms = sc.ga.geoms
+        has_contacts = (sc.counts > 0).tolist()
+        pending: list[int] = []
+        batches: list[ContactBatch] = []
+
+        def flush() -> None:
+            if pending:
+                world.before_joint_creation = None
+                batches.append(default_contact_joints(
+                    sc, np.array(pending, dtype=np.int64), world, self.group, self._how))
+                pending.clear()
+                world.before_joint_creation = flush
+
+        handled, colliding = self.handled, self.colliding
+        session = self.collide_session() if self.collide_session else nullcontext(hook)
+        world.before_joint_creation = flush
+        space.locked = True
+        try:
+            with session as judge:
+                for p, (i, j) in enumerate(sc.pairs.tolist()):
+                    g1, g2 = geoms[i], geoms[j]
+                    result = judge(g1, g2)
+                    if result:
+                        handled.add((id(g1), id(g2)))
+                        if result == 2:
+                            colliding.update((g1, g2))
+                    elif has_contacts[p]:
+                        pending.append(p)
+        finally:
+            space.locked = False
+            world.before_joint_creation = None
+        flush()
+        world.before_joint_creation = None
+        return ContactBatch.joined(batches, self.model.solids)
 
     def run_hook_only(self, hook: Callable[[object, object], int] | None
                       ) -> set[tuple[int, int]]:

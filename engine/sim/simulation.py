@@ -35,6 +35,7 @@ them (`engine.sim.frame`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -101,6 +102,9 @@ class Simulation:
         self.before_step: Hook = None
         self.before_collide: Hook = None
         self.collide_hook: Callable[[object, object], int] | None = None
+        #: optional: a context manager factory giving the per-pair hook to use
+        #: for one whole collision pass (the plugin host's, cheaper per pair)
+        self.collide_session: Callable[[], AbstractContextManager] | None = None
         self.after_collide: Hook = None
         self.after_step: Hook = None
         self.before_reset: Hook = None
@@ -322,6 +326,7 @@ class Simulation:
             self._robust.advance(w, dt, world_step, self._body_rows())
         else:
             self._handler.collide_hook = self.collide_hook
+            self._handler.collide_session = self.collide_session
             self._handler.record_feedback = self.record_contact_feedback
             self._handler.run(self.time_ms)
             _call(self.after_collide)

@@ -28,128 +28,24 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision import dispatch
-from engine.ode.collision import table as collider_table
-from engine.ode.collision.pairs import colliders_box_box as bb
-from engine.ode.collision.pairs import colliders_capsule as cap
-from engine.ode.collision.pairs import colliders_cylinder as cc
-from engine.ode.collision.pairs import colliders_plane as pln
-from engine.ode.collision.pairs import colliders_sphere as sph
+from engine.ode.collision.pairs.narrow import (  # noqa: F401 (K_*: named here for callers)
+    K_FALLBACK,
+    K_SB,
+    PAIR_CONNECTED,
+    PAIR_PYTHON,
+    kernel_table,
+    narrow_phase,
+)
 from engine.ode.collision.spaces.broadphase import GeomArrays, gather
 from engine.ode.collision.spaces.space import Space, dSpaceCollide, dSpaceCollide2
-from engine.ode.constants import (
-    dBoxClass,
-    dCapsuleClass,
-    dCylinderClass,
-    dGeomNumClasses,
-    dJointTypeContact,
-    dPlaneClass,
-    dSphereClass,
-)
+from engine.ode.constants import dJointTypeContact
 from engine.ode.joints.base import dAreConnectedExcluding
 from engine.ode.joints.bulk import JointBatch, adopt_rows, register_batch, retire_batch
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
 
-# compiled pair kernels (a negative table entry: call with the geoms swapped)
-K_FALLBACK, K_SS, K_SP, K_SB, K_BP, K_CP, K_CS, K_CC, K_BB, K_CB = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-K_YP, K_YS, K_YB, K_YY, K_CY = 10, 11, 12, 13, 14
-#: Table entry of a class pair without any collider (no contacts, as dCollide).
-K_NONE = 100
-#: ``counts`` markers of :func:`narrow_phase`: pair left to Python / skipped (bodies joined).
-PAIR_PYTHON, PAIR_CONNECTED = -1, -2
-
-
-def _builtin() -> dict:
-    """(class1, class2) -> (registered function, kernel id) of the compiled pairs."""
-    S, B, C, Y, P = dSphereClass, dBoxClass, dCapsuleClass, dCylinderClass, dPlaneClass
-    return {
-        (S, S): (sph.sphere_sphere, K_SS), (S, P): (pln.sphere_plane, K_SP),
-        (S, B): (sph.sphere_box, K_SB), (B, P): (pln.box_plane, K_BP),
-        (C, P): (pln.capsule_plane, K_CP), (C, S): (cap.capsule_sphere, K_CS),
-        (C, C): (cap.capsule_capsule, K_CC), (B, B): (bb.box_box, K_BB),
-        (C, B): (cap.capsule_box, K_CB), (Y, P): (cc.cylinder_plane, K_YP),
-        (Y, S): (cc.cylinder_sphere, K_YS), (Y, B): (cc.cylinder_box, K_YB),
-        (Y, Y): (cc.cylinder_cylinder, K_YY), (C, Y): (cc.capsule_cylinder, K_CY),
-    }
-
-
-_TABLE: list = [None, None]     # (table version, table)
-
-
-def kernel_table() -> np.ndarray:
-    """(dGeomNumClasses, dGeomNumClasses) int64: how dCollide(g1, g2) is served
-    for each class pair right now: +k / -k compiled kernel k on (g1, g2) / on
-    (g2, g1) swapped, ``K_NONE`` no collider, ``K_FALLBACK`` Python dCollide
-    (other colliders, user overrides). Cached until the collider tables change."""
-    version = collider_table.table_version()
-    if _TABLE[0] == version:
-        return _TABLE[1]
-    table = _build_table()
-    _TABLE[0] = version
-    _TABLE[1] = table
-    return table
-
-
-def _build_table() -> np.ndarray:
-    n = dGeomNumClasses
-    table = np.full((n, n), K_NONE, dtype=np.int64)
-    builtin = _builtin()
-    keys = set(collider_table.COLLIDERS)
-    for a in range(n):
-        for b in range(n):
-            if (a, b) in collider_table.OVERRIDES or (b, a) in collider_table.OVERRIDES:
-                table[a, b] = K_FALLBACK
-            elif (a, b) in keys:
-                entry = builtin.get((a, b))
-                ok = entry is not None and collider_table.COLLIDERS[(a, b)] is entry[0]
-                table[a, b] = entry[1] if ok else K_FALLBACK
-            elif (b, a) in keys:
-                entry = builtin.get((b, a))
-                ok = entry is not None and collider_table.COLLIDERS[(b, a)] is entry[0]
-                table[a, b] = -entry[1] if ok else K_FALLBACK
-    return table
-
 
 # ----------------------------------------------------------------------------- kernels
-@njit(cache=True, nogil=True)
-def _pair_rows(k, i, j, pos, R, size, maxc):
-    """Contact rows (q, 9) of geoms i, j (in that order) by compiled kernel ``k``."""
-    if k == K_SS:
-        return sph.sphere_sphere_kernel(pos[i], size[i, 0], pos[j], size[j, 0])
-    if k == K_SP:
-        return pln.sphere_plane_kernel(pos[i], size[i, 0], size[j])
-    if k == K_SB:
-        return sph.sphere_box_kernel(pos[i], size[i, 0], pos[j], R[j], size[j, :3])
-    if k == K_BP:
-        return pln.box_plane_kernel(pos[i], R[i], size[i, :3], size[j], maxc)
-    if k == K_CP:
-        return pln.capsule_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
-    if k == K_CS:
-        return cap.capsule_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
-                                        size[j, 0])
-    if k == K_CC:
-        return cap.capsule_capsule_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
-                                         size[j, 0], size[j, 1], maxc)
-    if k == K_BB:
-        return bb.box_box_kernel(pos[i], R[i], size[i, :3], pos[j], R[j], size[j, :3], maxc)
-    if k == K_CB:
-        return cap.capsule_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
-                                     size[j, :3], maxc)
-    if k == K_YP:
-        return cc.cylinder_plane_kernel(pos[i], R[i], size[i, 0], size[i, 1], size[j], maxc)
-    if k == K_YS:
-        return cc.cylinder_sphere_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j],
-                                         size[j, 0])
-    if k == K_YB:
-        return cc.cylinder_box_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
-                                      size[j, :3], maxc)
-    if k == K_YY:
-        return cc.cylinder_cylinder_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
-                                           size[j, 0], size[j, 1], maxc)
-    return cc.capsule_cylinder_kernel(pos[i], R[i], size[i, 0], size[i, 1], pos[j], R[j],
-                                      size[j, 0], size[j, 1])
-
-
 @njit(cache=True, nogil=True)
 def connected_keys(nbody, count, jtype, jbody, jflags, exclude_type):
     """Sorted keys lo * nbody + hi (int64) of the body-row pairs joined by a live
@@ -166,64 +62,6 @@ def connected_keys(nbody, count, jtype, jbody, jflags, exclude_type):
         keys[m] = min(a, b) * nbody + max(a, b)
         m += 1
     return np.sort(keys[:m])
-
-
-@njit(cache=True, nogil=True)
-def narrow_phase(pairs, cls, table, pos, R, size, body, nbody, conn, maxc):
-    """Contacts of every candidate pair, in pair order.
-
-    pairs (p, 2) int64 geom indices (g1, g2); cls (n,) classes; table from
-    :func:`kernel_table`; pos (n, 3), R (n, 3, 3), size (n, 4) as gathered;
-    body (n,) body rows (-1 none); conn: sorted keys of joined body pairs
-    (:func:`connected_keys`; pairs of joined bodies are skipped); maxc >= 1.
-    Returns ``(rows (m, 9), counts (p,))``: the rows of each compiled pair
-    in order, and per pair its row count or ``PAIR_PYTHON`` (left to
-    dCollide) / ``PAIR_CONNECTED`` (skipped).
-    """
-    npairs = pairs.shape[0]
-    counts = np.zeros(npairs, dtype=np.int64)
-    out = np.empty((max(16, 2 * npairs), 9))
-    k = 0
-    nconn = conn.shape[0]
-    for p in range(npairs):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if nconn > 0 and body[i] >= 0 and body[j] >= 0:
-            key = min(body[i], body[j]) * nbody + max(body[i], body[j])
-            t = np.searchsorted(conn, key)
-            if t < nconn and conn[t] == key:
-                counts[p] = PAIR_CONNECTED
-                continue
-        code = table[cls[i], cls[j]]
-        if code == K_NONE:
-            continue
-        if code == K_FALLBACK:
-            counts[p] = PAIR_PYTHON
-            continue
-        if code > 0:
-            rows = _pair_rows(code, i, j, pos, R, size, maxc)
-        else:
-            rows = _pair_rows(-code, j, i, pos, R, size, maxc)
-        m = min(rows.shape[0], maxc)
-        if k + m > out.shape[0]:
-            bigger = np.empty((2 * out.shape[0] + m, 9))
-            bigger[:k] = out[:k]
-            out = bigger
-        for r in range(m):
-            if code > 0:
-                for c in range(9):
-                    out[k + r, c] = rows[r, c]
-            else:
-                # contacts of (g2, g1): normal negated, sides exchanged
-                for c in range(3):
-                    out[k + r, c] = rows[r, c]
-                    out[k + r, 3 + c] = -rows[r, 3 + c]
-                out[k + r, 6] = rows[r, 6]
-                out[k + r, 7] = rows[r, 8]
-                out[k + r, 8] = rows[r, 7]
-        counts[p] = m
-        k += m
-    return out[:k], counts
 
 
 @njit(cache=True, nogil=True)
@@ -311,12 +149,17 @@ class SpaceContacts:
 _NO_CONN = np.zeros(0, dtype=np.int64)
 
 
+def has_nested_spaces(space: Space) -> bool:
+    """True if ``space`` holds another space."""
+    return any(isinstance(g, Space) for g in space.ordered())
+
+
 def candidate_pairs(space: Space) -> tuple[GeomArrays, np.ndarray]:
     """The leaf geoms of ``space`` gathered into arrays and the candidate pairs
     (p, 2) (indices into ``ga.geoms``) dSpaceCollide reports for them, nested
     spaces opened as the standard recursive near callback does, in its order."""
     top = space.ordered()
-    if any(isinstance(g, Space) for g in top):
+    if has_nested_spaces(space):
         leaves: list = []
         _leaves(space, leaves)
         ga = gather(leaves, space.gather_cache)

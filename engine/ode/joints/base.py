@@ -68,6 +68,8 @@ class Joint:
     __slots__ = ("world", "index", "group", "data", "feedback")
 
     def __init__(self, world: World, group: JointGroup | None) -> None:
+        if world.before_joint_creation is not None:
+            world.before_joint_creation()
         self.world = world
         self.index = world.joints.create(self.TYPE)
         world.joints.handles[self.index] = self
