@@ -11,8 +11,17 @@ NUMBA_CACHE_DIR it names (under Xvfb when there is no display):
 * ``after warm-up``: the app's first start on that cache;
 * ``later``: a second start on the same cache.
 
-Run: ``.venv/bin/python bench/bench_start.py [--skip-cold]``. The cold rows
-compile every kernel twice (minutes each on a small machine).
+``--clone`` measures what a new user waits for instead: ``git clone`` of
+this repository into a temporary folder, then ``make run``'s install step
+there (``make .venv/.installed``: a new venv, ``pip install -e .[test]``,
+then the kernel warm-up, whose first line marks the end of the package
+installation), then the app's start in that clone (`start_probe.py` with the
+clone's venv and its ``.numba_cache``, as ``make run`` starts ``odeon``),
+then a second start. The system packages (``make system-deps``) are assumed
+installed; pip downloads what its cache does not hold.
+
+Run: ``.venv/bin/python bench/bench_start.py [--skip-cold] [--clone]``. The
+cold rows compile every kernel twice (minutes each on a small machine).
 """
 
 from __future__ import annotations
@@ -59,11 +68,66 @@ def warm(cache: Path) -> float:
     return time.perf_counter() - t0
 
 
+def _probe_in(clone: Path) -> tuple[float, float]:
+    """(first frame, first step) seconds of one app start in ``clone``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(clone / ".numba_cache"), **GUI_ENV)
+    env.pop("ODEON_NUMBA_CACHE_CHECK", None)
+    out = subprocess.run(_command([str(clone / ".venv" / "bin" / "python"),
+                                   str(clone / "bench" / "start_probe.py")]),
+                         cwd=clone, env=env, capture_output=True, text=True,
+                         timeout=3600).stdout
+    values = dict(line.split() for line in out.splitlines()
+                  if line.startswith(("FIRST_FRAME", "FIRST_STEP")))
+    return float(values["FIRST_FRAME"]), float(values["FIRST_STEP"])
+
+
+def clone_rows(tmp: Path) -> list[tuple[str, str]]:
+    """(step, seconds) rows of a clean clone's first ``make run`` (module docstring)."""
+    clone = tmp / "clone"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "ODEON_NUMBA_CACHE_CHECK", "VIRTUAL_ENV")}
+    t0 = time.perf_counter()
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=600)
+    t_clone = time.perf_counter()
+    make = subprocess.Popen(["make", "-C", str(clone), ".venv/.installed"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    t_installed = None
+    assert make.stdout is not None
+    for line in make.stdout:
+        # the warm-up's first line: pip has finished
+        if t_installed is None and "warmup" in line.replace("-", "").lower():
+            t_installed = time.perf_counter()
+    if make.wait() != 0:
+        raise RuntimeError("make .venv/.installed failed in the clone")
+    t_warm = time.perf_counter()
+    if t_installed is None:
+        t_installed = t_warm
+    frame, step = _probe_in(clone)
+    later_frame, later_step = _probe_in(clone)
+    return [("git clone", f"{t_clone - t0:.1f}"),
+            ("packages installed (venv + pip)", f"{t_installed - t_clone:.1f}"),
+            ("kernel warm-up", f"{t_warm - t_installed:.1f}"),
+            ("app start to first drawn frame", f"{frame:.1f}"),
+            ("  (to the first step)", f"{step:.1f}"),
+            ("end of installation to first drawn frame", f"{t_warm - t_installed + frame:.1f}"),
+            ("git clone to first drawn frame", f"{t_warm - t0 + frame:.1f}"),
+            ("later start to first drawn frame", f"{later_frame:.1f}"),
+            ("  (to the first step)", f"{later_step:.1f}")]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-cold", action="store_true",
                     help="leave out the start on an empty cache without warm-up")
+    ap.add_argument("--clone", action="store_true",
+                    help="time a clean clone's first make run instead (module docstring)")
     args = ap.parse_args(argv)
+    if args.clone:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = clone_rows(Path(tmp))
+        print("a clean clone's first make run (seconds)")
+        print_table(("step", "seconds"), rows)
+        return 0
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_cold:

@@ -100,6 +100,11 @@ class JointStore:
 
     def _clear(self, idx) -> None:
         """Reset rows ``idx`` to the free state: no flags, no bodies, zero records."""
+        if isinstance(idx, np.ndarray) and idx.size > 1:
+            # a joint group's rows are usually one ascending run: clear a slice
+            first, last = int(idx[0]), int(idx[-1])
+            if last - first + 1 == idx.size and bool((np.diff(idx) == 1).all()):
+                idx = slice(first, last + 1)
         self.flags[idx] = 0
         self.seq[idx] = -1
         self.body[idx] = -1
