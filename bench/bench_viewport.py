@@ -32,7 +32,9 @@ else) the bench counts:
   thread, the engine's Python threads and the GL driver's threads (llvmpipe
   rasterises in its own threads) over the measured seconds, from /proc; the
   same for the headless run (printed as it ends), so a machine whose other
-  load starves the engine (nice 10) shows as such.
+  load starves the engine (nice 10) shows as such; and from them the CPU
+  [ms] the GUI + GL driver threads spend per displayed frame and the engine
+  per step, figures that depend little on that other load.
 
 ``--orbit`` turns the camera a little on every frame timer tick, as a user
 dragging the view would, so a frame is painted on every tick even when the
@@ -160,9 +162,9 @@ def thread_cpu_ticks() -> dict[int, tuple[str, int]]:
     return out
 
 
-def cpu_shares(before: dict, after: dict, wall: float) -> str:
-    """"name pct%" of the threads that used CPU between two `thread_cpu_ticks`, by
-    thread kind (GUI = the main thread, engine, the GL driver's threads...)."""
+def cpu_shares(before: dict, after: dict, wall: float) -> dict[str, float]:
+    """{thread kind: % of one core} of the threads that used CPU between two
+    `thread_cpu_ticks` (GUI = the main thread, engine, the GL driver's threads...)."""
     hz = os.sysconf("SC_CLK_TCK")
     main_tid = threading.main_thread().native_id
     main_name = after.get(main_tid, ("", 0))[0]
@@ -172,8 +174,22 @@ def cpu_shares(before: dict, after: dict, wall: float) -> str:
         # Python threads keep the process's name: the non-GUI ones are the engine's
         kind = "GUI" if tid == main_tid else "engine" if name == main_name else name
         totals[kind] = totals.get(kind, 0.0) + used / hz / wall * 100.0
-    return ", ".join(f"{k} {v:.0f}%" for k, v in sorted(totals.items(), key=lambda kv: -kv[1])
+    return totals
+
+
+def format_shares(shares: dict[str, float]) -> str:
+    """"name pct%, ..." of `cpu_shares`, largest first (1 % and more)."""
+    return ", ".join(f"{k} {v:.0f}%" for k, v in sorted(shares.items(), key=lambda kv: -kv[1])
                      if v >= 1.0)
+
+
+def cpu_per_event(shares: dict[str, float], fps: float, steps: float) -> str:
+    """CPU [ms] the GUI and the GL driver's threads spent per displayed frame and the
+    engine per step (from `cpu_shares` [% of one core] and the rates [1/s]): unlike
+    rates, these hardly depend on what the machine's other load leaves the process."""
+    frame = sum(v for k, v in shares.items() if k != "engine") * 10.0 / fps if fps else 0.0
+    step = shares.get("engine", 0.0) * 10.0 / steps if steps else 0.0
+    return f"GUI + GL {frame:.1f} ms CPU per displayed frame, engine {step:.1f} ms CPU per step"
 
 
 def wait(app, seconds: float) -> None:
@@ -185,7 +201,7 @@ def wait(app, seconds: float) -> None:
     loop.exec()
 
 
-def headless_rate(path: Path, warmup: float, seconds: float) -> tuple[float, str]:
+def headless_rate(path: Path, warmup: float, seconds: float) -> tuple[float, dict[str, float]]:
     """Engine steps per wall second of ``path`` in an `EngineRunner` without a window
     (run_fast; steps from the published frames), and the CPU by thread meanwhile
     (`cpu_shares`: what the machine's other load left the engine)."""
@@ -356,7 +372,10 @@ def main_gui(args: argparse.Namespace) -> int:
                   [(n, write_falling_world(int(n), tmpdir)) for n in args.bodies.split(",")])
         for n, path in worlds:
             headless, headless_cpu = headless_rate(path, args.warmup, args.seconds)
-            print(f"CPU by thread, {n}, headless (% of one core): {headless_cpu}", flush=True)
+            step_cpu = headless_cpu.get("engine", 0.0) * 10.0 / max(headless, 1e-9)
+            print(f"CPU by thread, {n}, headless (% of one core): "
+                  f"{format_shares(headless_cpu)}; engine {step_cpu:.1f} ms CPU per step",
+                  flush=True)
             for surface in args.surface.split(","):
                 for nice, first in itertools.product(
                         (int(v) for v in args.engine_nice.split(",")),
@@ -391,14 +410,14 @@ def main_gui(args: argparse.Namespace) -> int:
               f"{r['gap_med']:>8.1f} {r['gap_p95']:>8.1f} {r['gap_max']:>8.1f} "
               f"{r['set_frame']:>9.2f} {r['tree']:>7.2f} {r['pull']:>6.2f} {r['plots']:>6.2f} "
               f"{r['paint']:>7.2f} {r['steps']:>11.1f} {headless:>9.1f} "
-              f"{r['steps'] / headless:>5.0%}")
+              f"{r['steps'] / max(headless, 1e-9):>5.0%}")
     print("world: number of falling bodies or --world file; gaps, set_frame/tree/pull/plots/"
           "paint in ms (medians per call; nan: never called); steps/s = engine steps "
           "per wall second with the window / in an EngineRunner without it; kept = their ratio")
     for n, surface, nice, first, _headless, r in rows:
         print(f"CPU by thread, {n}, {surface}, engine nice {nice}, gui_first {first} "
-              "(% of one core): "
-              f"{r['cpu']}")
+              f"(% of one core): {format_shares(r['cpu'])}; "
+              f"{cpu_per_event(r['cpu'], r['fps'], r['steps'])}")
     return 0
 
 
