@@ -169,9 +169,13 @@ class PairRules:
         self._surface_of = surface_of
         self._surfaces = surfaces
         n = len(records)
-        #: rule number per (record 1, record 2); UNDECIDED until first met
-        self._table = (np.full((n, n), UNDECIDED, dtype=np.int32) if n <= DENSE_RECORDS
-                       else None)
+        #: rule number per (record 1, record 2), UNDECIDED until first met; an
+        #: extra last row and column (index -1: a geom of no Solid) hold NO_RULE
+        self._table = None
+        if n <= DENSE_RECORDS:
+            self._table = np.full((n + 1, n + 1), UNDECIDED, dtype=np.int32)
+            self._table[n, :] = NO_RULE
+            self._table[:, n] = NO_RULE
         self._sparse: dict[tuple[int, int], int] = {}
         self.rules: list[PairRule] = []
         self._number: dict[tuple, int] = {}
@@ -179,9 +183,9 @@ class PairRules:
 
     def numbers(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """Rule numbers (k,) int64 of the record pairs (first[i], second[i])
-        (NO_RULE: the pair makes no contacts)."""
+        (record index -1: a geom of no Solid; NO_RULE: the pair makes no contacts)."""
         if self._table is None:
-            return np.array([self._decide(a, b) for a, b in
+            return np.array([self._decide(a, b) if a >= 0 and b >= 0 else NO_RULE for a, b in
                              zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
         got = self._table[first, second].astype(np.int64)
         for i in np.flatnonzero(got == UNDECIDED).tolist():
@@ -290,8 +294,6 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     sid = solid_index.of(sc.ga.geoms)
     s1 = sid[sc.pairs[live, 0]]
     s2 = sid[sc.pairs[live, 1]]
-    known = (s1 >= 0) & (s2 >= 0)
-    live, s1, s2 = live[known], s1[known], s2[known]
     number = rules.numbers(s1, s2)
     used = number >= 0
     live, s1, s2, number = live[used], s1[used], s2[used], number[used]

@@ -368,6 +368,11 @@ class Simulation:
         if not rows.size:
             return None
         store = self.model.ode_world.bodies
+        # the usual case at a glance: every |value| within the bound (a NaN
+        # fails every comparison) and every quaternion finite
+        if all(np.abs(a[rows]).max() <= EXPLOSION_BOUND
+               for a in (store.pos, store.lvel, store.avel)) and np.isfinite(store.q[rows]).all():
+            return None
         # per body: position, linear and angular velocity (9), quaternion (4)
         values = np.concatenate([store.pos[rows], store.lvel[rows], store.avel[rows],
                                  store.q[rows]], axis=1)
