@@ -22,6 +22,19 @@ from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
 #: All 64 bits set: the default category and collide bits (C's ``~0UL``).
 ALL_BITS = (1 << 64) - 1
 
+#: Count of attribute assignments on geoms (any geom, any attribute but those of
+#: ``_UNTRACKED``): what the broad phase read from the geoms stays valid while
+#: it is unchanged (engine.ode.collision.spaces.gather).
+_EDITS = [0]
+#: Attributes whose assignment changes nothing the broad phase reads.
+_UNTRACKED = frozenset(("locked", "user_data", "sublevel", "cleanup"))
+
+
+def geom_edits() -> int:
+    """A number that changes whenever an attribute of any geom is assigned
+    (body, offsets, own pose, bits, flags, shape parameters, space...)."""
+    return _EDITS[0]
+
 
 class Geom:
     """Base geom handle (ODE's dGeomID). Subclasses set ``CLASS`` and implement
@@ -54,6 +67,11 @@ class Geom:
         self.padding = 0.0
         if space is not None:
             space_of(space, self.CREATOR, "space").add(self)
+
+    def __setattr__(self, name: str, value) -> None:
+        object.__setattr__(self, name, value)
+        if name not in _UNTRACKED:
+            _EDITS[0] += 1
 
     # -- pose ---------------------------------------------------------------
     @property

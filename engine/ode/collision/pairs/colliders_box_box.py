@@ -22,13 +22,13 @@ from engine.ode.kernels import detmath
 
 
 @njit(cache=True, nogil=True)
-def _clip_rect_quad(h0: float, h1: float, quad: np.ndarray, ret: np.ndarray) -> int:
+def _clip_rect_quad(h0: float, h1: float, quad: np.ndarray, ret: np.ndarray, q: np.ndarray,
+                    r: np.ndarray) -> int:
     """Clip the quadrilateral ``quad`` (4, 2) against the rectangle |x| < h0,
     |y| < h1 (Sutherland-Hodgman, 4 half-planes). Writes up to 8 points into
     ``ret`` (8, 2) and returns how many; stops early once 8 are produced, as
-    ODE's intersectRectQuad does."""
-    q = np.empty((8, 2))
-    r = np.empty((8, 2))
+    ODE's intersectRectQuad does. ``q``, ``r`` (8, 2): scratch. Points are
+    read from and written to columns 0-1 (wider arrays may be given)."""
     for i in range(4):
         q[i, 0] = quad[i, 0]
         q[i, 1] = quad[i, 1]
@@ -74,9 +74,11 @@ def _clip_rect_quad(h0: float, h1: float, quad: np.ndarray, ret: np.ndarray) -> 
 
 
 @njit(cache=True, nogil=True)
-def _cull_points(n: int, p: np.ndarray, m: int, i0: int) -> np.ndarray:
-    """Indices (m,) of m of the n points p (n, 2) spread evenly in angle
-    around their centroid, starting with point i0 (ODE's cullPoints)."""
+def _cull_points(n: int, p: np.ndarray, m: int, i0: int, ang: np.ndarray, avail: np.ndarray,
+                 iret: np.ndarray) -> None:
+    """Indices ``iret[:m]`` of m of the n points p (n, 2) spread evenly in angle
+    around their centroid, starting with point i0 (ODE's cullPoints).
+    ``ang`` (n,) float, ``avail`` (n,) int64: scratch."""
     if n == 1:
         cx = p[0, 0]
         cy = p[0, 1]
@@ -97,12 +99,11 @@ def _cull_points(n: int, p: np.ndarray, m: int, i0: int) -> np.ndarray:
         a = 1.0 / (3.0 * (a + q))
         cx = a * (cx + q * (p[n - 1, 0] + p[0, 0]))
         cy = a * (cy + q * (p[n - 1, 1] + p[0, 1]))
-    ang = np.empty(n)
     for i in range(n):
         ang[i] = detmath.atan2(p[i, 1] - cy, p[i, 0] - cx)
-    avail = np.ones(n, dtype=np.bool_)
-    avail[i0] = False
-    iret = np.empty(m, dtype=np.int64)
+    for i in range(n):
+        avail[i] = 1
+    avail[i0] = 0
     iret[0] = i0
     for j in range(1, m):
         a = j * (2.0 * math.pi / m) + ang[i0]
@@ -111,34 +112,42 @@ def _cull_points(n: int, p: np.ndarray, m: int, i0: int) -> np.ndarray:
         best = 1e9
         bi = i0
         for i in range(n):
-            if avail[i]:
+            if avail[i] != 0:
                 diff = abs(ang[i] - a)
                 if diff > math.pi:
                     diff = 2.0 * math.pi - diff
                 if diff < best:
                     best = diff
                     bi = i
-        avail[bi] = False
+        avail[bi] = 0
         iret[j] = bi
-    return iret
 
 
 @njit(cache=True, nogil=True)
-def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarray,
-                 R2: np.ndarray, side2: np.ndarray, max_contacts: int):
-    """ODE's dBoxBox for boxes (centre (3,), rotation (3, 3), full sides (3,)).
+def box_box_rows(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarray,
+                 R2: np.ndarray, side2: np.ndarray, max_contacts: int, ws3: np.ndarray,
+                 ws: np.ndarray, iws: np.ndarray, rows: np.ndarray, k0: int,
+                 normal: np.ndarray):
+    """ODE's dBoxBox for boxes (centre (3,), rotation (3, 3), full sides (3,)),
+    writing its contacts into ``rows`` from row ``k0`` (room for 8 rows).
 
-    Returns ``(rows (k, 9), normal (3,), depth, code)``: rows hold positions and
-    depths only (normal columns 0, sides -1); ``normal`` points from box 1 to
-    box 2; code 1-3 / 4-6 = a face of box 1 / box 2, 7-15 = edge-edge, 0 = no
-    contact (k = 0). The separating axis of least penetration is chosen among
-    the 15 candidates, edge axes winning over faces unless 5% shallower.
+    Returns ``(k, depth, code)``: rows ``k0 .. k0 + k`` get positions (columns
+    0-2), depths (6) and sides -1 (7, 8), their normal columns are left;
+    ``normal`` (3,) gets the normal, pointing from box 1 to box 2; code 1-3 /
+    4-6 = a face of box 1 / box 2, 7-15 = edge-edge, 0 = no contact (k = 0).
+    The separating axis of least penetration is chosen among the 15
+    candidates, edge axes winning over faces unless 5% shallower. Scratch,
+    so that the kernel allocates nothing: ``ws3`` (``BOX_BOX_WS3``, 3) and
+    ``ws`` (16,) float64, ``iws`` (16,) int64 (row and slice views of them
+    cost nothing, unlike reshaped ones).
     """
-    rows = np.zeros((8, 9))
-    normal = np.zeros(3)
-    # small work vectors and matrices, one allocation each
-    vec = np.zeros((5, 3))
-    mat = np.empty((2, 3, 3))
+    for k in range(3):
+        normal[k] = 0.0
+    # small work vectors and matrices: rows of the scratch
+    vec = ws3[0:5]
+    for r in range(5):
+        for k in range(3):
+            vec[r, k] = 0.0
     p = vec[0]
     for i in range(3):
         p[i] = p2[i] - p1[i]
@@ -151,8 +160,8 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
         A[i] = 0.5 * side1[i]
         B[i] = 0.5 * side2[i]
     # Rr[i, j] = column i of R1 . column j of R2 (R1^T R2); Q = |Rr|
-    Rr = mat[0]
-    Q = mat[1]
+    Rr = ws3[5:8]
+    Q = ws3[8:11]
     for i in range(3):
         for j in range(3):
             Rr[i, j] = R1[0, i] * R2[0, j] + R1[1, i] * R2[1, j] + R1[2, i] * R2[2, j]
@@ -167,7 +176,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
         e1 = pp[i]
         s2 = abs(e1) - (A[i] + B[0] * Q[i, 0] + B[1] * Q[i, 1] + B[2] * Q[i, 2])
         if s2 > 0:
-            return rows[:0], normal, 0.0, 0
+            return 0, 0.0, 0
         if s2 > s:
             s = s2
             nr_col = i
@@ -178,7 +187,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
         e1 = R2[0, j] * p[0] + R2[1, j] * p[1] + R2[2, j] * p[2]
         s2 = abs(e1) - (A[0] * Q[0, j] + A[1] * Q[1, j] + A[2] * Q[2, j] + B[j])
         if s2 > 0:
-            return rows[:0], normal, 0.0, 0
+            return 0, 0.0, 0
         if s2 > s:
             s = s2
             nr_col = j
@@ -195,7 +204,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             lim = (A[i1] * Q[i2, j] + A[i2] * Q[i1, j] + B[j1] * Q[i, j2] + B[j2] * Q[i, j1])
             s2 = abs(e1) - lim
             if s2 > 0:
-                return rows[:0], normal, 0.0, 0
+                return 0, 0.0, 0
             # the axis n: n[i] = 0, n[i1] = -Rr[i2, j], n[i2] = Rr[i1, j]
             n0 = -Rr[i2, j] if i1 == 0 else (Rr[i1, j] if i2 == 0 else 0.0)
             n1 = -Rr[i2, j] if i1 == 1 else (Rr[i1, j] if i2 == 1 else 0.0)
@@ -213,7 +222,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
                     invert = e1 < 0
                     code = 7 + 3 * i + j
     if code == 0:
-        return rows[:0], normal, 0.0, 0
+        return 0, 0.0, 0
     if nr_col >= 0:
         Rn = R1 if code <= 3 else R2
         for k in range(3):
@@ -228,22 +237,31 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
 
     if code > 6:
         # edge-edge: midpoint of the closest points of the two touching edges
-        pa = p1.copy()
+        pa = ws3[51]
+        for i in range(3):
+            pa[i] = p1[i]
         for j in range(3):
             sg = 1.0 if (normal[0] * R1[0, j] + normal[1] * R1[1, j]
                          + normal[2] * R1[2, j]) > 0 else -1.0
             for i in range(3):
                 pa[i] += sg * A[j] * R1[i, j]
-        pb = p2.copy()
+        pb = ws3[52]
+        for i in range(3):
+            pb[i] = p2[i]
         for j in range(3):
             sg = -1.0 if (normal[0] * R2[0, j] + normal[1] * R2[1, j]
                           + normal[2] * R2[2, j]) > 0 else 1.0
             for i in range(3):
                 pb[i] += sg * B[j] * R2[i, j]
-        ua = R1[:, (code - 7) // 3].copy()
-        ub = R2[:, (code - 7) % 3].copy()
+        ua = ws3[53]
+        ub = ws3[54]
+        dp = ws3[55]
+        for i in range(3):
+            ua[i] = R1[i, (code - 7) // 3]
+            ub[i] = R2[i, (code - 7) % 3]
         # closest approach of the infinite lines pa + alpha ua, pb + beta ub
-        dp = pb - pa
+        for i in range(3):
+            dp[i] = pb[i] - pa[i]
         uaub = ua[0] * ub[0] + ua[1] * ub[1] + ua[2] * ub[2]
         q1 = ua[0] * dp[0] + ua[1] * dp[1] + ua[2] * dp[2]
         q2 = -(ub[0] * dp[0] + ub[1] * dp[1] + ub[2] * dp[2])
@@ -255,14 +273,14 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             alpha = (q1 + uaub * q2) * dd
             beta = (uaub * q1 + q2) * dd
         for i in range(3):
-            rows[0, i] = 0.5 * (pa[i] + ua[i] * alpha + pb[i] + ub[i] * beta)
-        rows[0, 6] = depth
-        rows[0, 7] = -1.0
-        rows[0, 8] = -1.0
-        return rows[:1], normal, depth, code
+            rows[k0, i] = 0.5 * (pa[i] + ua[i] * alpha + pb[i] + ub[i] * beta)
+        rows[k0, 6] = depth
+        rows[k0, 7] = -1.0
+        rows[k0, 8] = -1.0
+        return 1, depth, code
 
     # face case: reference face on box a, incident face on box b
-    face = np.empty((4, 3))      # normal2, nr, anr, center
+    face = ws3[11:15]      # normal2, nr, anr, center
     normal2 = face[0]
     if code <= 3:
         Ra, Rb, pa, pb, Sa, Sb = R1, R2, p1, p2, A, B
@@ -310,7 +328,7 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
     k2 = m21 * Sb[a1]
     k3 = m12 * Sb[a2]
     k4 = m22 * Sb[a2]
-    quad = np.empty((4, 2))
+    quad = ws3[15:19]     # (4, 2) in columns 0-1
     quad[0, 0] = c1 - k1 - k3
     quad[0, 1] = c2 - k2 - k4
     quad[1, 0] = c1 - k1 + k3
@@ -319,14 +337,14 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
     quad[2, 1] = c2 + k2 + k4
     quad[3, 0] = c1 + k1 - k3
     quad[3, 1] = c2 + k2 - k4
-    ret = np.empty((8, 2))
-    n = _clip_rect_quad(Sa[code1], Sa[code2], quad, ret)
+    ret = ws3[19:27]      # (8, 2) in columns 0-1
+    n = _clip_rect_quad(Sa[code1], Sa[code2], quad, ret, ws3[35:43], ws3[43:51])
     if n < 1:
-        return rows[:0], normal, depth, 0
+        return 0, depth, 0
     # back from 2D to 3D on the incident face (inverse of the 2x2 map m),
     # keeping the points below the reference face
-    point = np.empty((8, 3))
-    dep = np.empty(8)
+    point = ws3[27:35]
+    dep = ws[0:8]
     det1 = 1.0 / (m11 * m22 - m12 * m21)
     m11 *= det1
     m12 *= det1
@@ -345,12 +363,15 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             ret[cnum, 1] = ret[j, 1]
             cnum += 1
     if cnum < 1:
-        return rows[:0], normal, depth, 0
+        return 0, depth, 0
     maxc = min(max_contacts, cnum)
     if maxc < 1:
         maxc = 1
+    idx = iws[0:8]
     if cnum <= maxc:
-        idx = np.arange(cnum)
+        for j in range(cnum):
+            idx[j] = j
+        k = cnum
     else:
         i1 = 0
         md = dep[0]
@@ -358,14 +379,35 @@ def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarr
             if dep[i] > md:
                 md = dep[i]
                 i1 = i
-        idx = _cull_points(cnum, ret, maxc, i1)
-    k = idx.shape[0]
+        _cull_points(cnum, ret, maxc, i1, ws[8:16], iws[8:16], idx)
+        k = maxc
     for j in range(k):
         for i in range(3):
-            rows[j, i] = point[idx[j], i] + pa[i]
-        rows[j, 6] = dep[idx[j]]
-        rows[j, 7] = -1.0
-        rows[j, 8] = -1.0
+            rows[k0 + j, i] = point[idx[j], i] + pa[i]
+        rows[k0 + j, 6] = dep[idx[j]]
+        rows[k0 + j, 7] = -1.0
+        rows[k0 + j, 8] = -1.0
+    return k, depth, code
+
+
+#: Rows of the (rows, 3) float64 scratch of :func:`box_box_rows`.
+BOX_BOX_WS3 = 56
+
+
+@njit(cache=True, nogil=True)
+def box_box_core(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarray,
+                 R2: np.ndarray, side2: np.ndarray, max_contacts: int):
+    """ODE's dBoxBox for boxes (centre (3,), rotation (3, 3), full sides (3,)).
+
+    Returns ``(rows (k, 9), normal (3,), depth, code)``: rows hold positions and
+    depths only (normal columns 0, sides -1); ``normal``, ``depth`` and
+    ``code`` as :func:`box_box_rows` gives them.
+    """
+    rows = np.zeros((8, 9))
+    normal = np.zeros(3)
+    k, depth, code = box_box_rows(p1, R1, side1, p2, R2, side2, max_contacts,
+                                  np.empty((BOX_BOX_WS3, 3)), np.empty(16),
+                                  np.empty(16, dtype=np.int64), rows, 0, normal)
     return rows[:k], normal, depth, code
 
 

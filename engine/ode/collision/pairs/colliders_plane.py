@@ -20,16 +20,28 @@ from engine.ode.collision.pairs.common import as_f64
 def sphere_plane_kernel(p: np.ndarray, r: float, plane: np.ndarray) -> np.ndarray:
     """Contacts (0 or 1, 9) of a sphere (centre (3,), radius) with plane (4,) = n, d."""
     out = np.empty((1, 9))
+    return out[:sphere_plane_into(p, r, plane, out, 0)]
+
+
+@njit(cache=True, nogil=True)
+def sphere_plane_into(p: np.ndarray, r: float, plane: np.ndarray, out: np.ndarray,
+                      k: int) -> int:
+    """The contact of :func:`sphere_plane_kernel` written into row ``k`` of
+    ``out`` (m, 9); returns 0 or 1."""
     depth = plane[3] - (p[0] * plane[0] + p[1] * plane[1] + p[2] * plane[2]) + r
     if depth < 0.0:
-        return out[:0]
+        return 0
     for i in range(3):
-        out[0, i] = p[i] - plane[i] * r
-        out[0, 3 + i] = plane[i]
-    out[0, 6] = depth
-    out[0, 7] = -1.0
-    out[0, 8] = -1.0
-    return out
+        out[k, i] = p[i] - plane[i] * r
+        out[k, 3 + i] = plane[i]
+    out[k, 6] = depth
+    out[k, 7] = -1.0
+    out[k, 8] = -1.0
+    return 1
+
+
+#: Length of the float64 scratch of :func:`box_plane_into`.
+BOX_PLANE_WS = 9
 
 
 @njit(cache=True, nogil=True)
@@ -40,19 +52,29 @@ def box_plane_kernel(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: n
     box edges whose projection on the normal is shortest, then (when 4 are
     asked for) the corner completing the face, as ODE's dCollideBoxPlane."""
     out = np.empty((4, 9))
+    return out[:box_plane_into(pos, R, sides, plane, max_contacts, np.empty(BOX_PLANE_WS),
+                               out, 0)]
+
+
+@njit(cache=True, nogil=True)
+def box_plane_into(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: np.ndarray,
+                   max_contacts: int, ws: np.ndarray, out: np.ndarray, k: int) -> int:
+    """The contacts of :func:`box_plane_kernel` written into rows ``k`` ..
+    ``k + 3`` of ``out`` (m, 9); returns how many (0..4). ``ws``
+    (``BOX_PLANE_WS``,) float64: scratch."""
     # A[j]: signed projection of side j on the plane normal; B[j] = |A[j]|
-    A = np.empty(3)
-    B = np.empty(3)
+    A = ws[0:3]
+    B = ws[3:6]
     for j in range(3):
         A[j] = sides[j] * (plane[0] * R[0, j] + plane[1] * R[1, j] + plane[2] * R[2, j])
         B[j] = abs(A[j])
     depth = plane[3] + 0.5 * (B[0] + B[1] + B[2]) - (
         plane[0] * pos[0] + plane[1] * pos[1] + plane[2] * pos[2])
     if depth < 0.0:
-        return out[:0]
+        return 0
     maxc = min(max_contacts, 4)
     # the deepest corner: step half a side against the normal on every axis
-    p = np.empty(3)
+    p = ws[6:9]
     for i in range(3):
         p[i] = pos[i]
     for j in range(3):
@@ -60,8 +82,8 @@ def box_plane_kernel(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: n
         for i in range(3):
             p[i] += s * sides[j] * R[i, j]
     for i in range(3):
-        out[0, i] = p[i]
-    out[0, 6] = depth
+        out[k, i] = p[i]
+    out[k, 6] = depth
     ret = 1
     if maxc > 1:
         # ODE's choice of the first and second edges from the deepest corner
@@ -79,32 +101,32 @@ def box_plane_kernel(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: n
             else:
                 e1 = 1
                 e2 = 0 if B[0] < B[2] else 2
-        for k in range(2):
-            e = e1 if k == 0 else e2
-            if k == 1 and maxc == 2:
+        for q in range(2):
+            e = e1 if q == 0 else e2
+            if q == 1 and maxc == 2:
                 break
             d = depth - B[e]
             if d < 0.0:
                 break
             s = 1.0 if A[e] > 0 else -1.0
             for i in range(3):
-                out[ret, i] = p[i] + s * sides[e] * R[i, e]
-            out[ret, 6] = d
+                out[k + ret, i] = p[i] + s * sides[e] * R[i, e]
+            out[k + ret, 6] = d
             ret += 1
         if maxc == 4 and ret == 3:
             # the fourth corner of the face spanned by the two edges
-            d4 = out[1, 6] + out[2, 6] - depth
+            d4 = out[k + 1, 6] + out[k + 2, 6] - depth
             if d4 > 0.0:
                 for i in range(3):
-                    out[3, i] = out[1, i] + out[2, i] - p[i]
-                out[3, 6] = d4
+                    out[k + 3, i] = out[k + 1, i] + out[k + 2, i] - p[i]
+                out[k + 3, 6] = d4
                 ret = 4
-    for k in range(ret):
+    for r in range(k, k + ret):
         for i in range(3):
-            out[k, 3 + i] = plane[i]
-        out[k, 7] = -1.0
-        out[k, 8] = -1.0
-    return out[:ret]
+            out[r, 3 + i] = plane[i]
+        out[r, 7] = -1.0
+        out[r, 8] = -1.0
+    return ret
 
 
 @njit(cache=True, nogil=True)

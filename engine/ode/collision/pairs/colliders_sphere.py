@@ -27,21 +27,34 @@ def sphere_sphere_kernel(p1: np.ndarray, r1: float, p2: np.ndarray, r2: float) -
     return out[:n]
 
 
+#: Length of the float64 scratch of :func:`sphere_box_into`.
+SPHERE_BOX_WS = 15
+
+
 @njit(cache=True, nogil=True)
 def sphere_box_kernel(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
                       sides: np.ndarray) -> np.ndarray:
     """Contacts (0 or 1, 9) of a sphere (centre (3,), radius) with a box
     (centre (3,), rotation (3, 3), full side lengths (3,))."""
     out = np.empty((1, 9))
-    out[0, 7] = -1.0
-    out[0, 8] = -1.0
-    work = np.empty((5, 3))     # p, t, half, q, rr: one allocation
-    p = work[0]
+    n = sphere_box_into(p1, r, p2, R2, sides, np.empty(SPHERE_BOX_WS), out, 0)
+    return out[:n]
+
+
+@njit(cache=True, nogil=True)
+def sphere_box_into(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
+                    sides: np.ndarray, ws: np.ndarray, out: np.ndarray, k: int) -> int:
+    """The contact of :func:`sphere_box_kernel` written into row ``k`` of
+    ``out`` (m, 9); returns 0 or 1 (with 0, only the row's side columns
+    were written). ``ws`` (``SPHERE_BOX_WS``,) float64: scratch."""
+    out[k, 7] = -1.0
+    out[k, 8] = -1.0
+    p = ws[0:3]
     for i in range(3):
         p[i] = p1[i] - p2[i]
     # sphere centre in box coordinates, clamped to the box
-    t = work[1]
-    half = work[2]
+    t = ws[3:6]
+    half = ws[6:9]
     onborder = False
     for j in range(3):
         half[j] = 0.5 * sides[j]
@@ -63,31 +76,31 @@ def sphere_box_kernel(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
                 mini = j
         s = 1.0 if t[mini] > 0 else -1.0
         for i in range(3):
-            out[0, i] = p1[i]
-            out[0, 3 + i] = R2[i, mini] * s
-        out[0, 6] = mind + r
-        return out
-    q = work[3]
-    rr = work[4]
+            out[k, i] = p1[i]
+            out[k, 3 + i] = R2[i, mini] * s
+        out[k, 6] = mind + r
+        return 1
+    q = ws[9:12]
+    rr = ws[12:15]
     for i in range(3):
         q[i] = R2[i, 0] * t[0] + R2[i, 1] * t[1] + R2[i, 2] * t[2]
         rr[i] = p[i] - q[i]
     dist = math.sqrt(rr[0] * rr[0] + rr[1] * rr[1] + rr[2] * rr[2])
     depth = r - dist
     if depth < 0.0:
-        return out[:0]
+        return 0
     for i in range(3):
-        out[0, i] = q[i] + p2[i]
+        out[k, i] = q[i] + p2[i]
     if dist > 0.0:
         for i in range(3):
-            out[0, 3 + i] = rr[i] / dist
+            out[k, 3 + i] = rr[i] / dist
     else:
         # centre exactly on the surface: ODE's dNormalize3 falls back to +x
-        out[0, 3] = 1.0
-        out[0, 4] = 0.0
-        out[0, 5] = 0.0
-    out[0, 6] = depth
-    return out
+        out[k, 3] = 1.0
+        out[k, 4] = 0.0
+        out[k, 5] = 0.0
+    out[k, 6] = depth
+    return 1
 
 
 def sphere_sphere(g1: Geom, g2: Geom, max_contacts: int) -> np.ndarray:

@@ -26,8 +26,8 @@ from engine.ode.collision.spaces.broadphase import (
     GeomArrays,
     gather,
     overlapping_with,
-    sweep_pairs,
 )
+from engine.ode.collision.spaces.sweep import sweep_pairs
 from engine.ode.constants import dFirstUserClass, dSimpleSpaceClass
 from engine.ode.errors import ODEError
 

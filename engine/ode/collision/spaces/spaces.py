@@ -2,7 +2,8 @@
 
 Each is a :class:`~engine.ode.collision.spaces.space.Space` whose
 :meth:`pairs_of` finds the pairs with its own structure (the hash space
-uses the broad phase's sweep, faster here than a hash grid). The pairs
+uses the broad phase's sweep in hashed columns, faster here than ODE's
+multi-level hash grid). The pairs
 are always exactly those of the simple space (ODE's rules: both enabled,
 not on the same body, category/collide bits match one way or the other,
 AABBs overlap with touching counting), as ``(k, 2)`` int64 indices
@@ -21,8 +22,10 @@ import numpy as np
 from numba import njit
 
 from engine.ode import checks
-from engine.ode.collision.spaces.broadphase import GeomArrays, _may_pair, _overlap, sweep_pairs
+from engine.ode.collision.spaces.broadphase import GeomArrays
+from engine.ode.collision.spaces.pair_rules import _may_pair, _overlap
 from engine.ode.collision.spaces.space import Space, space_of
+from engine.ode.collision.spaces.sweep import sweep_pairs
 from engine.ode.constants import (
     dHashSpaceClass,
     dQuadTreeSpaceClass,
@@ -104,9 +107,11 @@ class HashSpace(Space):
         """(k, 2) indices into ``ga.geoms`` of every pair to report, sorted.
 
         The pairs are the same whatever the structure; the compiled sweep of
-        :func:`~engine.ode.collision.spaces.broadphase.sweep_pairs` found them faster
-        than a hash grid on the scenes measured (bench/bench_pile.py), so the
-        hash space uses it; its levels are kept for dHashSpaceGetLevels only."""
+        :func:`~engine.ode.collision.spaces.sweep.sweep_pairs` (boxes hashed
+        into columns, swept within each) finds them faster than ODE's
+        multi-level grid on the scenes measured (bench/bench_broadphase.py),
+        so the hash space uses it; its levels are kept for dHashSpaceGetLevels
+        only."""
         return sweep_pairs(*ga.broad())
 
 

@@ -1,0 +1,68 @@
+"""ODE's rules for a candidate pair and the pair lists the broad phases build.
+
+A pair (i, j) of boxes is a candidate when both are enabled, they are not on
+the same body, the category/collide bits match one way or the other, and
+their AABBs overlap (touching counts). AABBs are ``(n, 6)`` arrays
+``[minx, maxx, miny, maxy, minz, maxz]`` in metres; bodies are keys (-1:
+none); bits are uint64. Pair lists are ``(k, 2)`` int64 rows ``(min, max)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _may_pair(i, j, enabled, body, cat, col) -> bool:
+    """Enabled, not on one body, bits matching one way or the other."""
+    if not enabled[i] or not enabled[j]:
+        return False
+    if body[i] >= 0 and body[i] == body[j]:
+        return False
+    return (cat[i] & col[j]) != 0 or (cat[j] & col[i]) != 0
+
+
+@njit(cache=True, nogil=True)
+def _overlap(a, i, b, j) -> bool:
+    """Boxes a[i] and b[j] overlap or touch (a NaN bound never separates)."""
+    return not (a[i, 0] > b[j, 1] or a[i, 1] < b[j, 0] or a[i, 2] > b[j, 3]
+                or a[i, 3] < b[j, 2] or a[i, 4] > b[j, 5] or a[i, 5] < b[j, 4])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_pair(out, k, i, j):
+    """Append pair (min, max) of (i, j) at row k of ``out`` (growing it); returns out."""
+    if k == out.shape[0]:
+        bigger = np.empty((2 * out.shape[0], 2), dtype=np.int64)
+        bigger[:k] = out
+        out = bigger
+    out[k, 0] = min(i, j)
+    out[k, 1] = max(i, j)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def sorted_by_first(out, k, n):
+    """The first ``k`` rows of ``out`` (distinct pairs (i, j), i < j < n), sorted
+    by (i, j): counted into runs by i, each run kept sorted on j by insertion
+    (runs are short: the few neighbours of one box). Returns (k, 2) int64."""
+    start = np.zeros(n + 1, dtype=np.int64)
+    for r in range(k):
+        start[out[r, 0] + 1] += 1
+    for i in range(n):
+        start[i + 1] += start[i]
+    fill = start[:n].copy()     # next free row of each run
+    res = np.empty((k, 2), dtype=np.int64)
+    for r in range(k):
+        i = out[r, 0]
+        j = out[r, 1]
+        q = fill[i]
+        fill[i] = q + 1
+        res[q, 0] = i
+        first = start[i]
+        while q > first and res[q - 1, 1] > j:
+            res[q, 1] = res[q - 1, 1]
+            q -= 1
+        res[q, 1] = j
+    return res
