@@ -99,12 +99,15 @@ class JointStore:
         return rows
 
     def _clear(self, idx) -> None:
-        """Reset rows ``idx`` to the free state: no flags, no bodies, zero records."""
+        """Reset rows ``idx`` (distinct) to the free state: no flags, no bodies,
+        zero records."""
         if isinstance(idx, np.ndarray) and idx.size > 1:
-            # a joint group's rows are usually one ascending run: clear a slice
-            first, last = int(idx[0]), int(idx[-1])
-            if last - first + 1 == idx.size and bool((np.diff(idx) == 1).all()):
-                idx = slice(first, last + 1)
+            # a joint group's rows usually fill a range of rows (in any order:
+            # rows reused from the free list come in descending order); distinct
+            # rows spanning exactly their count fill it: clear a slice
+            lo, hi = int(idx.min()), int(idx.max())
+            if hi - lo + 1 == idx.size:
+                idx = slice(lo, hi + 1)
         self.flags[idx] = 0
         self.seq[idx] = -1
         self.body[idx] = -1
