@@ -164,6 +164,41 @@ def auto_disable(table, bodies, ad, adjacency, h) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _newest_first(nbody, flags, seq):
+    """Body rows ``0..nbody-1``, live ones newest first (descending ``seq``),
+    then the others in row order (a stable sort by ``-seq``, free rows last).
+
+    Rows usually hold bodies in creation order (rows are reused only after a
+    body is destroyed); then the live rows in reverse are the answer and no
+    sort is needed.
+    """
+    order = np.empty(nbody, dtype=np.int64)
+    last = -1
+    in_row_order = True
+    for b in range(nbody):
+        if flags[b] & BF_ALIVE:
+            if seq[b] <= last:
+                in_row_order = False
+                break
+            last = seq[b]
+    if not in_row_order:
+        keys = np.empty(nbody, dtype=np.int64)
+        for b in range(nbody):
+            keys[b] = -seq[b] if flags[b] & BF_ALIVE else 1
+        return np.argsort(keys, kind="mergesort")
+    k = 0
+    for b in range(nbody - 1, -1, -1):
+        if flags[b] & BF_ALIVE:
+            order[k] = b
+            k += 1
+    for b in range(nbody):
+        if not flags[b] & BF_ALIVE:
+            order[k] = b
+            k += 1
+    return order
+
+
+@njit(cache=True, nogil=True)
 def find_islands(table, adjacency, joints, invmass):
     """Partition the enabled bodies of ``table`` (:class:`BodyTable`) and the
     enabled ``joints`` (:class:`Joints`) into :class:`Islands`, walking
@@ -180,10 +215,7 @@ def find_islands(table, adjacency, joints, invmass):
     njoint = joints.count
     jbody = joints.body
     jflags = joints.flags
-    order_keys = np.empty(nbody, dtype=np.int64)
-    for b in range(nbody):
-        order_keys[b] = -seq[b] if flags[b] & BF_ALIVE else 1
-    order = np.argsort(order_keys, kind="mergesort")
+    order = _newest_first(nbody, flags, seq)
     btag = np.zeros(nbody, dtype=np.int64)
     jtag = np.zeros(njoint, dtype=np.int64)
     bodies = np.empty(nbody, dtype=np.int64)
