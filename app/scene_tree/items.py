@@ -3,11 +3,12 @@
 The model never walks the world while Qt asks it questions: it keeps this
 mirror (built in the GUI thread, updated from queued notifications), so row
 counts stay consistent even while the engine thread changes the world.
-The exception are the pose fields (`PULLED_FIELDS`), which the engine thread
-rewrites for every moving Solid at every step: their rows (`PulledFieldItem`)
-read the node's current value (one immutable tuple: no row structure
-depends on it) and the model tells the views about changes of the rows they
-show on a timer (`SceneTreeModel.pull`) instead of being notified.
+The exception are the pose fields (`PULLED_FIELDS`), which change for every
+moving Solid at every step (read from the simulation's pose feed, or written
+by the engine thread): their rows (`PulledFieldItem`) read the node's current
+value (one immutable tuple: no row structure depends on it) and the model
+tells the views about changes of the rows they show on a timer
+(`SceneTreeModel.pull`) instead of being notified.
 """
 
 from __future__ import annotations
@@ -114,8 +115,8 @@ class FieldItem(Item):
         return self.parent.node  # type: ignore[union-attr]
 
 
-#: Field names whose rows read the node's value (`PulledFieldItem`): the poses the
-#: simulation writes at every step (`Node.set_pose`), when of these types.
+#: Field names whose rows read the node's value (`PulledFieldItem`): the poses a
+#: simulation changes at every step (`Node.bind_pose_feed`), when of these types.
 PULLED_FIELDS = frozenset({"translation", "rotation"})
 _PULLED_TYPES = frozenset({"SFVec3f", "SFRotation"})
 

@@ -10,16 +10,18 @@ Solids' translation and rotation at every step: queued changes of the same
 field are coalesced (the newest value wins) and drained at most every
 ``DRAIN_INTERVAL_MS``, so the tree's cost does not grow with the step rate.
 
-Poses are pulled, not pushed: the engine thread rewrites every moving
-Solid's translation and rotation at every step (about 2000 field changes per
-step with 1000 bodies), so the model's observer drops the changes of those
+Poses are pulled, not pushed: every moving Solid's translation and rotation
+change at every step (2000 values per step with 1000 bodies). A simulation
+gives them through a pose feed read when asked (`Node.bind_pose_feed`: no
+notification at all), and the model's observer drops the changes of those
 fields (`items.PULLED_FIELDS`) made in other threads at once, before any
-queueing. Their rows (`PulledFieldItem`) read the node's current value, and
-every ``PULL_INTERVAL_MS`` `pull` compares the pose rows a view shows (the
-fields of the expanded nodes and the field editor's row, ``shown_items``)
-with what the views were last told and emits ``dataChanged`` for those that
-changed: hidden rows cost nothing, an edit made in the engine thread (the
-user's, a reset, a supervisor's) shows like a simulated move.
+queueing (`Node.set_pose`, edits applied in the engine thread). Their rows
+(`PulledFieldItem`) read the node's current value, and every
+``PULL_INTERVAL_MS`` `pull` compares the pose rows a view shows (the fields
+of the expanded nodes and the field editor's row, ``shown_items``) with what
+the views were last told and emits ``dataChanged`` for those that changed:
+hidden rows cost nothing, an edit made in the engine thread (the user's, a
+reset, a supervisor's) shows like a simulated move.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """The scene tree pulls the Solids' poses for the rows it shows (issue 18).
 
-The engine thread rewrites every moving Solid's translation and rotation at
-every step (`Node.set_pose`); the model drops those notifications and, on its
-timer, tells the views about the shown pose rows whose value changed.
+A simulation gives every moving Solid's translation and rotation through a
+pose feed read when asked (`Node.bind_pose_feed`, no notification), and
+changes made with `Node.set_pose` in another thread are dropped by the
+model's observer: on its timer, the model tells the views about the shown
+pose rows whose value changed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,28 @@ from app.scene_tree.edits import apply_edit
 from app.scene_tree.model import PULL_INTERVAL_MS
 from engine.world import read_world
 from tests.app.test_scene_tree_helpers import WORLDS, make_dock, select_field
+
+
+class Snapshot:
+    """One step's poses (`engine.world.node.PoseSnapshot`)."""
+
+    def __init__(self, epoch: int, poses: dict[int, tuple[tuple, tuple]]) -> None:
+        self.epoch = epoch
+        self.poses = poses
+
+    def pose(self, row: int) -> tuple[tuple, tuple]:
+        return self.poses[row]
+
+
+class StepFeed:
+    """A pose feed (`engine.world.node.PoseFeed`) a test publishes steps to."""
+
+    def __init__(self) -> None:
+        self.current: Snapshot | None = None
+
+    def publish(self, poses: dict[int, tuple[tuple, tuple]]) -> None:
+        epoch = 0 if self.current is None else self.current.epoch
+        self.current = Snapshot(epoch + 1, poses)
 
 
 @pytest.fixture
@@ -193,3 +217,23 @@ def test_pose_rows_of_a_view_follow_structure_changes(model, world, qtbot):
     seen = changed_rows(model)
     assert model.pull() == 0  # a removed node's rows are not refreshed
     assert seen == []
+
+
+def test_fed_poses_are_pulled_for_the_shown_rows(model, world):
+    robot, wing = world.find_by_def("ROBOT"), world.find_by_def("LEFT_WING")
+    feed = StepFeed()
+    robot.bind_pose_feed(feed, 0)
+    wing.bind_pose_feed(feed, 1)
+    robot_row = model.item(model.node_index(robot))
+    model.shown_items = lambda: [robot_row]
+    seen = changed_rows(model)
+    in_thread(lambda: feed.publish({0: ((0.0, 0.0, 0.7), (0.0, 0.0, 1.0, 0.1)),
+                                    1: ((0.2, 0.0, 0.0), (1.0, 0.0, 0.0, 0.3))}))
+    model.flush()
+    assert seen == [("MyBot", "translation"), ("MyBot", "rotation")]
+    assert text(model, robot, "translation") == "0 0 0.7"
+    assert text(model, wing, "translation") == "0.2 0 0"  # read when looked at
+    in_thread(lambda: feed.publish({0: ((0.0, 0.0, 0.8), (0.0, 0.0, 1.0, 0.1)),
+                                    1: ((0.3, 0.0, 0.0), (1.0, 0.0, 0.0, 0.3))}))
+    assert model.pull() == 1  # the rotation did not change
+    assert seen[-1] == ("MyBot", "translation")
