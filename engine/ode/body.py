@@ -19,11 +19,16 @@ from engine.ode.bodystore import (
     BF_MAX_ANG_SPEED,
 )
 from engine.ode.errors import ODEError
-from engine.ode.joints.bulk import adopt_body
 from engine.ode.kernels.detlinalg import inv3, matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
 from engine.ode.mass import dMass, dMassCheck
-from engine.ode.world import TEARDOWN_BODIES, World, register_teardown, world_of
+from engine.ode.world import (
+    TEARDOWN_BODIES,
+    World,
+    register_teardown,
+    settle_body_joints,
+    world_of,
+)
 
 
 def _moved(b: Body) -> None:
@@ -54,7 +59,7 @@ def dBodyDestroy(b: Body) -> None:
     # as ODE, the body's joints drop out of every body's joint list, so they are
     # never stepped again until re-attached; here they are fully detached
     jstore = world.joints
-    adopt_body(world, body.index)
+    settle_body_joints(world, body.index)
     for joint in list(world.bodies.joint_lists[body.index]):
         for other in jstore.body[joint.index]:
             if other >= 0 and other != body.index:
@@ -359,7 +364,7 @@ def dBodyVectorFromWorld(b: Body, px: float, py: float, pz: float) -> np.ndarray
 # ----------------------------------------------------------------------------- joints, geoms
 def dBodyGetNumJoints(b: Body) -> int:
     body = body_of(b, "dBodyGetNumJoints")
-    adopt_body(body.world, body.index)
+    settle_body_joints(body.world, body.index)
     return len(body.world.bodies.joint_lists[body.index])
 
 
@@ -367,7 +372,7 @@ def dBodyGetJoint(b: Body, index: int):
     """Joint number ``index`` of the body (newest attachment first)."""
     body = body_of(b, "dBodyGetJoint")
     k = checks.integer(index, "dBodyGetJoint", "index")
-    adopt_body(body.world, body.index)
+    settle_body_joints(body.world, body.index)
     joints = body.world.bodies.joint_lists[body.index]
     if not 0 <= k < len(joints):
         return None

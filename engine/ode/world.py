@@ -107,6 +107,24 @@ def register_teardown(order: int, destroy: Callable[[World], None]) -> None:
     _TEARDOWN[order] = destroy
 
 
+#: ``settle(world, body_row)``: puts every joint attached to the body into its
+#: joint list (joints made in bulk join them only when asked: engine.ode.joints.bulk,
+#: which registers itself; the body functions call `settle_body_joints`).
+_BODY_JOINT_SETTLERS: list[Callable[[World, int], None]] = []
+
+
+def register_body_joint_settler(settle: Callable[[World, int], None]) -> None:
+    """Have `settle_body_joints` call ``settle(world, body_row)``."""
+    if settle not in _BODY_JOINT_SETTLERS:
+        _BODY_JOINT_SETTLERS.append(settle)
+
+
+def settle_body_joints(world: World, body_row: int) -> None:
+    """Make body ``body_row``'s joint list complete (see `register_body_joint_settler`)."""
+    for settle in _BODY_JOINT_SETTLERS:
+        settle(world, body_row)
+
+
 def dWorldCreate() -> World:
     """A new, empty world."""
     return World()

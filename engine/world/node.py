@@ -220,7 +220,8 @@ class Node(BaseNode):
 
     def _read_feed(self) -> None:
         """Take the feed's pose if a step published a newer one."""
-        snapshot = self._feed.current  # type: ignore[union-attr]
+        feed = self._feed
+        snapshot = None if feed is None else feed.current
         if snapshot is None or snapshot.epoch == self._feed_epoch:
             return
         self._feed_epoch = snapshot.epoch

@@ -284,6 +284,7 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
         return np.zeros(0, dtype=np.int64)
     ga = sc.ga
     store = world.joints
+    seq0 = store.next_seq    # the first new joint's creation number
     rows = store.create_many(dJointTypeContact, m)
     b1 = ga.body[sc.g1]
     b2 = ga.body[sc.g2]
@@ -315,7 +316,7 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
     store.next_attach += m
     # handles are made on demand and the bodies' joint lists take these rows
     # when asked (engine.ode.joints.bulk); the group keeps the batch
-    batch = JointBatch(world, group, ContactJoint, rows, int(store.seq[rows[0]]), ga.geoms,
+    batch = JointBatch(world, group, ContactJoint, rows, seq0, ga.geoms,
                        sc.g1, sc.g2, sc.extra)
     register_batch(batch)
     if group is not None:

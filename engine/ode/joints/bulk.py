@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.ode.joints.layout import JF_ALIVE
+from engine.ode.world import register_body_joint_settler
 
 #: ``JointStore.bulk`` of a row that is not (or no longer) a pending batch row
 NOT_BULK = -1
@@ -138,3 +139,6 @@ def adopt_rows(world, rows: np.ndarray) -> None:
 def adopt_body(world, body_row: int) -> None:
     """Every pending batch row attached to body ``body_row`` adopted."""
     adopt_rows(world, pending_rows(world, body_row))
+
+
+register_body_joint_settler(adopt_body)
