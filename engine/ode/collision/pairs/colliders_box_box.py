@@ -17,11 +17,11 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.collision.pairs.common import as_f64
+from engine.ode.collision.pairs.common import NO_ALLOC, as_f64
 from engine.ode.kernels import detmath
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def _clip_rect_quad(h0: float, h1: float, quad: np.ndarray, ret: np.ndarray, q: np.ndarray,
                     r: np.ndarray) -> int:
     """Clip the quadrilateral ``quad`` (4, 2) against the rectangle |x| < h0,
@@ -73,7 +73,7 @@ def _clip_rect_quad(h0: float, h1: float, quad: np.ndarray, ret: np.ndarray, q: 
     return nr
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def _cull_points(n: int, p: np.ndarray, m: int, i0: int, ang: np.ndarray, avail: np.ndarray,
                  iret: np.ndarray) -> None:
     """Indices ``iret[:m]`` of m of the n points p (n, 2) spread evenly in angle
@@ -123,7 +123,7 @@ def _cull_points(n: int, p: np.ndarray, m: int, i0: int, ang: np.ndarray, avail:
         iret[j] = bi
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def box_box_rows(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarray,
                  R2: np.ndarray, side2: np.ndarray, max_contacts: int, ws3: np.ndarray,
                  ws: np.ndarray, iws: np.ndarray, rows: np.ndarray, k0: int,

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.collision.pairs.common import as_f64
+from engine.ode.collision.pairs.common import NO_ALLOC, as_f64
 
 
 @njit(cache=True, nogil=True)
@@ -23,7 +23,7 @@ def sphere_plane_kernel(p: np.ndarray, r: float, plane: np.ndarray) -> np.ndarra
     return out[:sphere_plane_into(p, r, plane, out, 0)]
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def sphere_plane_into(p: np.ndarray, r: float, plane: np.ndarray, out: np.ndarray,
                       k: int) -> int:
     """The contact of :func:`sphere_plane_kernel` written into row ``k`` of
@@ -56,7 +56,7 @@ def box_plane_kernel(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: n
                                out, 0)]
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def box_plane_into(pos: np.ndarray, R: np.ndarray, sides: np.ndarray, plane: np.ndarray,
                    max_contacts: int, ws: np.ndarray, out: np.ndarray, k: int) -> int:
     """The contacts of :func:`box_plane_kernel` written into rows ``k`` ..

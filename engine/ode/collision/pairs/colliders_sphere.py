@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.collision.pairs.common import as_f64, spheres_contact
+from engine.ode.collision.pairs.common import NO_ALLOC, as_f64, spheres_contact
 
 
 @njit(cache=True, nogil=True)
@@ -41,7 +41,7 @@ def sphere_box_kernel(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
     return out[:n]
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def sphere_box_into(p1: np.ndarray, r: float, p2: np.ndarray, R2: np.ndarray,
                     sides: np.ndarray, ws: np.ndarray, out: np.ndarray, k: int) -> int:
     """The contact of :func:`sphere_box_kernel` written into row ``k`` of

@@ -22,7 +22,7 @@ from engine.ode.collision.pairs import colliders_capsule as cap
 from engine.ode.collision.pairs import colliders_cylinder as cc
 from engine.ode.collision.pairs import colliders_plane as pln
 from engine.ode.collision.pairs import colliders_sphere as sph
-from engine.ode.collision.pairs.common import spheres_contact
+from engine.ode.collision.pairs.common import NO_ALLOC, spheres_contact
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
@@ -127,7 +127,7 @@ def _pair_rows(k, i, j, pos, R, size, maxc):
                                       size[j, 0], size[j, 1])
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def _pair_into(k, i, j, pos, R, size, maxc, ws3, ws, iws, out, at) -> int:
     """Contact rows of geoms i, j (in that order) by compiled kernel ``k`` written
     into ``out`` from row ``at`` (room for ``MAX_PAIR_ROWS`` rows); returns how
