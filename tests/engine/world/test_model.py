@@ -282,14 +282,40 @@ def test_numpy_values_and_path() -> None:
     assert end.path() == "Robot (DEF R) > children > HingeJoint > endPoint > Solid"
 
 
-def test_set_pose_notifies_like_set() -> None:
-    world = parse_world(H + "DEF R Robot { }")
+class _Snapshot:
+    """A `PoseSnapshot`: every row at ``translation``/``rotation``."""
+
+    def __init__(self, epoch: int, translation: tuple, rotation: tuple) -> None:
+        self.epoch, self.translation, self.rotation = epoch, translation, rotation
+        self.reads = 0
+
+    def pose(self, row: int) -> tuple[tuple, tuple]:
+        self.reads += 1
+        return self.translation, self.rotation
+
+
+class _Feed:
+    current = None
+
+
+def test_a_pose_feed_gives_the_pose_fields_when_read() -> None:
+    world = parse_world(H + "DEF R Robot { translation 1 2 3 }")
     fields = []
-    world.add_field_observer(lambda node, name, old, new: fields.append((name, old, new)))
+    world.add_field_observer(lambda node, name, old, new: fields.append(name))
     robot = world.find_by_def("R")
-    robot.set_pose((0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 0.0))   # rotation unchanged: no notice
-    robot.set_pose((0.0, 0.0, 1.0), (0.0, 1.0, 0.0, 0.5))
+    feed = _Feed()
+    robot.bind_pose_feed(feed, 0)
+    assert robot.get("translation") == (1.0, 2.0, 3.0)          # nothing published yet
+    feed.current = _Snapshot(1, (0.0, 0.0, 1.0), (0.0, 1.0, 0.0, 0.5))
     assert robot.get("translation") == (0.0, 0.0, 1.0)
     assert robot.get("rotation") == (0.0, 1.0, 0.0, 0.5)
-    assert fields == [("translation", (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)),
-                      ("rotation", (0.0, 0.0, 1.0, 0.0), (0.0, 1.0, 0.0, 0.5))]
+    assert robot.get("name") == "robot" and feed.current.reads == 1   # read once per step
+    assert fields == []                                             # pulled, not notified
+    robot.set("translation", (5.0, 0.0, 0.0))                       # a user's edit is kept
+    assert robot.get("translation") == (5.0, 0.0, 0.0)
+    assert fields == ["translation"]
+    feed.current = _Snapshot(2, (0.0, 0.0, 2.0), (0.0, 0.0, 1.0, 0.0))
+    robot.bind_pose_feed(None)                                      # unbound: keeps what it read
+    assert robot.get("translation") == (0.0, 0.0, 2.0)
+    feed.current = _Snapshot(3, (9.0, 9.0, 9.0), (0.0, 0.0, 1.0, 0.0))
+    assert robot.get("translation") == (0.0, 0.0, 2.0)
