@@ -200,19 +200,26 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
         maxj = max(maxj, jstart[isl + 1] - jstart[isl])
     cap = MAX_ROWS * maxj
     work = _island_work(cap, maxj, table.count, quick)
+    # every island's bodies prepared in one batch, in island order: an island's
+    # stages read and write only its own bodies, so preparing them all before
+    # the first island is solved changes no value (one call, not one per island)
+    prepare_island(islands.body_rows[:bstart[ni]], h, config.gravity, table.flags, bodies,
+                   masses, work.scratch)
     # islands without joints (free bodies) are independent of everything else
     # and use no random numbers: step them all in one batch, in island order
     fb = _free_bodies(islands)
     if fb.shape[0] > 0:
-        prepare_island(fb, h, config.gravity, table.flags, bodies, masses, work.scratch)
         advance_island(fb, False, work.cforce, h, table.flags, bodies, masses.invI_world,
                        damping)
+    # bodies of the islands solved with rows, advanced in one batch at the end
+    # (their constraint wrenches stay in their own rows of work.cforce)
+    solved = np.empty(bstart[ni], dtype=np.int64)
+    nsolved = 0
     for isl in range(ni):
         if jstart[isl + 1] == jstart[isl]:
             continue
         ib = islands.body_rows[bstart[isl]:bstart[isl + 1]]
         js = islands.joint_rows[jstart[isl]:jstart[isl + 1]]
-        prepare_island(ib, h, config.gravity, table.flags, bodies, masses, work.scratch)
         m = 0
         nk = 0
         nub = 0
@@ -230,12 +237,17 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
             m = fill_island_rows(js, nk, joints, bodies, wp, work)
         if m > 0:
             _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state)
+            for t in range(ib.shape[0]):
+                solved[nsolved + t] = ib[t]
+            nsolved += ib.shape[0]
         else:
             for j in js:
                 joints.nrows[j] = 0
-        # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
-        advance_island(ib, m > 0, work.cforce, h, table.flags, bodies, masses.invI_world,
-                       damping)
+            advance_island(ib, False, work.cforce, h, table.flags, bodies, masses.invI_world,
+                           damping)
+    # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
+    advance_island(solved[:nsolved], True, work.cforce, h, table.flags, bodies,
+                   masses.invI_world, damping)
     return ni
 
 
