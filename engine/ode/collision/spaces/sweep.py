@@ -230,29 +230,40 @@ def _column_sweep(b, order, h, enabled, body, cat, col, out, k):
         c = entry_col[t]
         run[fill[c]] = entry_box[t]
         fill[c] += 1
+    # the bounds and first columns of the entries in column order: the sweeps
+    # below read them in sequence
+    eb = np.empty((total, 6))
+    ec = np.empty((total, 2), dtype=np.int64)
+    for u in range(total):
+        s = run[u]
+        for q in range(6):
+            eb[u, q] = b[s, q]
+        ec[u, 0] = cols[s, 0]
+        ec[u, 1] = cols[s, 2]
     for c in range(ncol):
         c1 = col_c1[c]
         c2 = col_c2[c]
-        for u in range(start[c], start[c + 1]):
-            s = run[u]
-            top = b[s, 1]
-            l0 = b[s, 0]
-            l1 = b[s, 2]
-            h1 = b[s, 3]
-            l2 = b[s, 4]
-            h2 = b[s, 5]
-            for v in range(u + 1, start[c + 1]):
-                t = run[v]
-                if b[t, 0] > top:
+        end = start[c + 1]
+        for u in range(start[c], end):
+            top = eb[u, 1]
+            l0 = eb[u, 0]
+            l1 = eb[u, 2]
+            h1 = eb[u, 3]
+            l2 = eb[u, 4]
+            h2 = eb[u, 5]
+            for v in range(u + 1, end):
+                if eb[v, 0] > top:
                     break
-                if l1 > b[t, 3] or h1 < b[t, 2] or l2 > b[t, 5] or h2 < b[t, 4] or l0 > b[t, 1]:
+                if l1 > eb[v, 3] or h1 < eb[v, 2] or l2 > eb[v, 5] or h2 < eb[v, 4] \
+                        or l0 > eb[v, 1]:
                     continue
-                # the pair's own column: the one holding the corner of its overlap
-                if (_column_of(max(l1, b[t, 2]), o1, h) != c1
-                        or _column_of(max(l2, b[t, 4]), o2, h) != c2):
+                # the pair's own column: the one holding the corner of its overlap,
+                # max(lo_s, lo_t) on each cross axis; _column_of is non-decreasing,
+                # so that column is the larger of the two first columns
+                if max(ec[u, 0], ec[v, 0]) != c1 or max(ec[u, 1], ec[v, 1]) != c2:
                     continue
-                i = order[s]
-                j = order[t]
+                i = order[run[u]]
+                j = order[run[v]]
                 if _may_pair(i, j, enabled, body, cat, col):
                     out = _push_pair(out, k, i, j)
                     k += 1
