@@ -36,6 +36,7 @@ from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
     dCylinderClass,
+    dFirstUserClass,
     dPlaneClass,
     dSphereClass,
 )
@@ -54,11 +55,13 @@ class GeomArrays:
     all the bodies (None if there are none or several); ``bkey (n,)`` int64
     equal for geoms of the same body, -1 without one; ``enabled (n,)`` bool;
     ``cat``, ``col (n,)`` uint64 bits; ``aabb (n, 6)`` bounds in metres, grown by
-    each geom's boundary-layer ``padding`` (engine.contact.padding).
+    each geom's boundary-layer ``padding`` (engine.contact.padding);
+    ``user_classes``: some geom is of a user class (whose ``aabb_test`` may
+    rule pairs out).
     """
 
     __slots__ = ("geoms", "cls", "pos", "R", "size", "body", "world", "bkey", "enabled",
-                 "cat", "col", "aabb")
+                 "cat", "col", "aabb", "user_classes")
 
     def broad(self) -> tuple:
         """(aabb, enabled, bkey, cat, col): the broad-phase kernels' arguments."""
@@ -87,9 +90,9 @@ class GatherCache:
     from the geoms again; otherwise they are read and the arrays of the
     attributes that are not the same objects / equal values are remade."""
 
-    __slots__ = ("geoms", "edits", "cls", "cls_list", "kind", "by_kind", "bodies", "offsets",
-                 "body", "world", "mixed", "bkey", "direct", "direct_rows", "other", "flags",
-                 "enabled", "cat", "col", "size_src", "size", "generic", "pad", "padded",
+    __slots__ = ("geoms", "edits", "cls", "user_classes", "cls_list", "kind", "by_kind",
+                 "bodies", "offsets", "body", "world", "mixed", "bkey", "direct", "direct_rows",
+                 "flags", "enabled", "cat", "col", "size_src", "size", "generic", "pad", "padded",
                  "offsets_R", "offset_idx", "offset_rows", "offset_pos", "offset_rot",
                  "static", "static_pos", "static_R", "moving")
 
@@ -185,7 +188,7 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
         aabb[c.padded, 1::2] += grow
     ga = GeomArrays()
     ga.geoms = geoms
-    ga.cls = c.cls
+    ga.cls, ga.user_classes = c.cls, c.user_classes
     ga.enabled, ga.cat, ga.col = c.enabled, c.cat, c.col
     ga.pos, ga.R, ga.size, ga.aabb = pos, R, c.size, aabb
     ga.body, ga.world, ga.bkey = c.body, None if c.mixed else c.world, c.bkey
@@ -200,6 +203,7 @@ def _read_geoms(c: GatherCache, geoms: list) -> None:
         c.geoms = list(geoms)
         c.cls_list = list(map(_CLASS, geoms))
         c.cls = np.array(c.cls_list, dtype=np.int64).reshape(n)
+        c.user_classes = bool(np.any(c.cls >= dFirstUserClass))
         c.kind = np.full(n, -1, dtype=np.int64)
         c.by_kind = []
         for cl, k in _AABB_KIND.items():

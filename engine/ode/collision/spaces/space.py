@@ -108,7 +108,7 @@ class Space(Geom):
     def reported_pairs(self, ga: GeomArrays) -> np.ndarray:
         """:meth:`pairs_of` without the pairs a user geom's aabb_test rules out."""
         pairs = self.pairs_of(ga)
-        if pairs.shape[0] and bool(np.any(ga.cls >= dFirstUserClass)):
+        if pairs.shape[0] and ga.user_classes:
             return user_filtered(ga.geoms, ga.aabb, pairs)
         return pairs
 
