@@ -15,7 +15,7 @@ Nothing here imports Qt or the app.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import overload
@@ -211,7 +211,6 @@ class SolidPoseTable:
         self.model = model
         self.records = list(model.solids)
         self.bodies = [rec.ode_body for rec in self.records]
-        self.frames = [rec.frame for rec in self.records]
         self.offsets = [rec.body_offset if body is not None else None
                         for rec, body in zip(self.records, self.bodies, strict=True)]
         self.nodes = tuple(rec.node for rec in self.records)
@@ -238,19 +237,15 @@ class SolidPoseTable:
         self.off_t = np.array([self.offsets[i].t for i in self.moving],
                               dtype=np.float64).reshape(-1, 3)
         self._by_body = {id(rec.body): rec for rec in model.bodies}
+        self.where = {node: i for i, node in enumerate(self.nodes)}
+        self._frames_version = model.frames_version
 
     def valid_for(self, model: Model) -> bool:
-        """True when ``model``'s Solid records, bodies, frames and offsets are the
-        ones this table was built from."""
-        if model is not self.model or len(model.solids) != len(self.records):
-            return False
-        for i, rec in enumerate(model.solids):
-            body = rec.ode_body
-            if (rec is not self.records[i] or body is not self.bodies[i]
-                    or (body is None and rec.frame is not self.frames[i])
-                    or (body is not None and rec.body_offset is not self.offsets[i])):
-                return False
-        return True
+        """True while ``model`` is the model this table was built from and no edit
+        moved a static Solid since (`Model.frames_version`); a rebuild makes a
+        new model."""
+        return (model is self.model and len(model.solids) == len(self.records)
+                and model.frames_version == self._frames_version)
 
     def read_poses(self) -> SolidPoses:
         """Every Solid's world pose and origin velocity now (see `SolidPoses`)."""
@@ -268,12 +263,9 @@ class SolidPoseTable:
 
     def pose_mapping(self, poses: SolidPoses) -> Mapping[Node, Pose]:
         """``poses`` as a read-only mapping Solid `Node` -> (t (3,), R (3, 3)); static
-        Solids map to the same frozen arrays in every frame of the model."""
-        out: dict[Node, Pose] = {}
-        for i, node in enumerate(self.nodes):
-            pose = self.static.get(i)
-            out[node] = pose if pose is not None else (poses.t[i], poses.R[i])
-        return MappingProxyType(out)
+        Solids map to the same frozen arrays in every frame of the model. Made
+        in constant time: entries are looked up when read."""
+        return PoseMapping(self, poses)
 
     def _body_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """R (m, 3, 3), position (m, 3) [m], linear (m, 3) [m/s] and angular (m, 3)
@@ -292,6 +284,29 @@ class SolidPoseTable:
     def record_of_body(self, body: object) -> SolidRecord | None:
         """The record owning ``body`` (None when none does)."""
         return None if body is None else self._by_body.get(id(body))
+
+
+class PoseMapping(Mapping):
+    """`SolidPoseTable.pose_mapping`: Solid `Node` -> (t (3,) [m], R (3, 3)), read
+    from one frame's `SolidPoses` when asked (static Solids: the table's
+    frozen rows)."""
+
+    __slots__ = ("_table", "_poses")
+
+    def __init__(self, table: SolidPoseTable, poses: SolidPoses) -> None:
+        self._table = table
+        self._poses = poses
+
+    def __getitem__(self, node: Node) -> Pose:
+        i = self._table.where[node]
+        pose = self._table.static.get(i)
+        return pose if pose is not None else (self._poses.t[i], self._poses.R[i])
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self._table.nodes)
+
+    def __len__(self) -> int:
+        return len(self._table.nodes)
 
 
 def _node_of(rec: SolidRecord | None) -> Node | None:
@@ -339,16 +354,16 @@ def contact_set(default: DefaultContactArrays, plugin_points: Sequence[ContactPo
     if cluster_size is not None:
         all_size[:n_default] = cluster_size
     return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
-                      tuple(_node_of(r) for r in rec1), tuple(_node_of(r) for r in rec2),
+                      tuple([_node_of(r) for r in rec1]), tuple([_node_of(r) for r in rec2]),
                       plugin, state=all_state, cluster_size=all_size)
 
 
 def _reversed(rec1: Sequence[SolidRecord | None],
               rec2: Sequence[SolidRecord | None]) -> np.ndarray:
     """(m,) bool: contacts whose Solid 1 is static and Solid 2 has a body."""
-    return np.fromiter((r1 is not None and r1.ode_body is None and r2 is not None
-                        and r2.ode_body is not None for r1, r2 in zip(rec1, rec2, strict=True)),
-                       bool, len(rec1))
+    return np.array([r1 is not None and r1.ode_body is None and r2 is not None
+                     and r2.ode_body is not None for r1, r2 in zip(rec1, rec2, strict=True)],
+                    dtype=bool).reshape(-1)
 
 
 def colliding_solids(model: Model, geoms: set,
