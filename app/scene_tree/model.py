@@ -15,7 +15,7 @@ change at every step (2000 values per step with 1000 bodies). A simulation
 gives them through a pose feed read when asked (`Node.bind_pose_feed`: no
 notification at all), and the model's observer drops the changes of those
 fields (`items.PULLED_FIELDS`) made in other threads at once, before any
-queueing (`Node.set_pose`, edits applied in the engine thread). Their rows
+queueing (a Supervisor moving a Solid, edits applied in the engine thread). Their rows
 (`PulledFieldItem`) read the node's current value, and every
 ``PULL_INTERVAL_MS`` `pull` compares the pose rows a view shows (the fields
 of the expanded nodes and the field editor's row, ``shown_items``) with what

@@ -326,22 +326,6 @@ class Node(BaseNode):
         if world is not None and old != new:
             world._notify_field(self, name, old, new)
 
-    def set_pose(self, translation: tuple[float, float, float],
-                 rotation: tuple[float, float, float, float]) -> None:
-        """Set ``translation`` and ``rotation`` to values computed elsewhere
-        (tuples of finite Python floats, a unit rotation axis): no checking or
-        normalising, observers are notified as by `set`. (A simulation binds
-        its moving Solids to a pose feed instead: `bind_pose_feed`.)"""
-        if self._feed is not None:
-            self._read_feed()
-        values = self._values
-        world = self.world
-        for name, new in (("translation", translation), ("rotation", rotation)):
-            old = values[name]
-            values[name] = new
-            if world is not None and old != new:
-                world._notify_field(self, name, old, new)
-
     def set_parsed(self, name: str, value: tuple) -> None:
         """Set numeric MF field ``name`` to a value the parser has already checked
         and built in canonical form (tuple of ints, floats or float tuples).

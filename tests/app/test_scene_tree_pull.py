@@ -2,7 +2,7 @@
 
 A simulation gives every moving Solid's translation and rotation through a
 pose feed read when asked (`Node.bind_pose_feed`, no notification), and
-changes made with `Node.set_pose` in another thread are dropped by the
+changes made in another thread (a Supervisor moving a Solid: `_move`) are dropped by the
 model's observer: on its timer, the model tells the views about the shown
 pose rows whose value changed.
 """
@@ -56,6 +56,13 @@ def model(world, qtbot):
     return m
 
 
+def _move(node, translation: tuple, rotation: tuple) -> None:
+    """Set a Solid's pose fields as an edit in the engine thread does (a
+    Supervisor's setSFVec3f/setSFRotation)."""
+    node.set("translation", translation)
+    node.set("rotation", rotation)
+
+
 def text(model, node, field):
     return model.data(model.field_index(node, field).siblingAtColumn(1))
 
@@ -84,7 +91,7 @@ def test_pose_writes_of_the_engine_thread_queue_nothing(model, world):
     seen = changed_rows(model)
     batches = []
     model.changed.connect(lambda: batches.append(1))
-    in_thread(lambda: [robot.set_pose((0.0, 0.0, k / 100), (0.0, 0.0, 1.0, k / 100))
+    in_thread(lambda: [_move(robot, (0.0, 0.0, k / 100), (0.0, 0.0, 1.0, k / 100))
                        for k in range(200)])
     model.flush()  # nothing was queued either: no signal
     assert seen == [] and batches == []
@@ -102,8 +109,8 @@ def test_pull_tells_the_views_about_the_shown_rows_only(model, world):
     model.changed.connect(lambda: batches.append(1))
 
     def engine():
-        robot.set_pose((0.0, 0.0, 0.3), (0.0, 0.0, 1.0, 0.2))
-        wing.set_pose((0.1, 0.2, 0.3), (1.0, 0.0, 0.0, 0.5))
+        _move(robot, (0.0, 0.0, 0.3), (0.0, 0.0, 1.0, 0.2))
+        _move(wing, (0.1, 0.2, 0.3), (1.0, 0.0, 0.0, 0.5))
     in_thread(engine)
     assert model.pull() == 2
     assert seen == [("MyBot", "translation"), ("MyBot", "rotation")]
@@ -119,7 +126,7 @@ def test_field_editor_row_is_pulled(model, world):
     row = model.field_item(wing, "rotation")
     model.shown_items = lambda: [row]  # the panel edits the wing's rotation
     seen = changed_rows(model)
-    in_thread(lambda: wing.set_pose((0.1, 0.2, 0.3), (1.0, 0.0, 0.0, 0.5)))
+    in_thread(lambda: _move(wing, (0.1, 0.2, 0.3), (1.0, 0.0, 0.0, 0.5)))
     assert model.pull() == 1
     assert seen == [(wing.get("name"), "rotation")]
 
@@ -134,8 +141,8 @@ def test_hidden_pose_rows_cost_no_updates(qtbot):
     def engine():  # both Solids move at every "step"
         k = 0
         while not stop.is_set():
-            robot.set_pose((0.0, 0.0, k / 1000), (0.0, 0.0, 1.0, k / 1000))
-            wing.set_pose((k / 1000, 0.0, 0.0), (1.0, 0.0, 0.0, k / 1000))
+            _move(robot, (0.0, 0.0, k / 1000), (0.0, 0.0, 1.0, k / 1000))
+            _move(wing, (k / 1000, 0.0, 0.0), (1.0, 0.0, 0.0, k / 1000))
             k += 1
             stop.wait(0.001)
 
@@ -175,7 +182,7 @@ class RunningEngine:
             while not self.edits.empty():
                 apply_edit(self.world, self.edits.get())
             x, y, z = self.robot.get("translation")
-            self.robot.set_pose((x, y, z + 0.001), self.robot.get("rotation"))
+            _move(self.robot, (x, y, z + 0.001), self.robot.get("rotation"))
             self.stop.wait(0.002)
 
     def close(self):
@@ -213,7 +220,7 @@ def test_pose_rows_of_a_view_follow_structure_changes(model, world, qtbot):
     model.shown_items = lambda: [model.item(model.node_index(robot))]
     in_thread(lambda: world.remove_node(robot))
     model.flush()
-    in_thread(lambda: robot.set_pose((1.0, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0)))
+    in_thread(lambda: _move(robot, (1.0, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0)))
     seen = changed_rows(model)
     assert model.pull() == 0  # a removed node's rows are not refreshed
     assert seen == []
