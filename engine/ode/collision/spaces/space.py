@@ -42,10 +42,11 @@ class Space(Geom):
     NAME = "space"
     PLACEABLE = False
     IS_SPACE = True
-    __slots__ = ("geoms", "cleanup", "sublevel", "locked", "gather_cache")
+    __slots__ = ("geoms", "cleanup", "sublevel", "locked", "gather_cache", "spaces_held")
 
     def __init__(self, space) -> None:
         self.geoms: list[Geom] = []
+        self.spaces_held = 0    # how many of ``geoms`` are spaces
         self.gather_cache = GatherCache()   # conversions kept between passes
         self.cleanup = 1
         self.sublevel = 0
@@ -65,6 +66,8 @@ class Space(Geom):
         self._check_unlocked("dSpaceAdd")
         g.space = self
         self.geoms.append(g)
+        if g.IS_SPACE:
+            self.spaces_held += 1
 
     def remove(self, g: Geom) -> None:
         self._check_unlocked("dSpaceRemove")
@@ -72,6 +75,8 @@ class Space(Geom):
             raise ODEError("dSpaceRemove", "geom", "the geom is not in this space")
         self.geoms.remove(g)
         g.space = None
+        if g.IS_SPACE:
+            self.spaces_held -= 1
 
     def _check_unlocked(self, function: str) -> None:
         if self.locked:
@@ -168,6 +173,7 @@ class Space(Geom):
             for g in self.geoms:
                 g.space = None
         self.geoms.clear()
+        self.spaces_held = 0
         super().destroy()
 
 
