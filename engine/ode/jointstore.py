@@ -98,9 +98,10 @@ class JointStore:
         self.next_seq += k
         return rows
 
-    def _clear(self, idx) -> None:
+    def _clear(self, idx, floats: int = JD) -> None:
         """Reset rows ``idx`` (distinct) to the free state: no flags, no bodies,
-        zero records."""
+        zero records (only the first ``floats`` record floats: the rest must be
+        zero already, as in rows whose joint type declares no more)."""
         if isinstance(idx, np.ndarray) and idx.size > 1:
             # a joint group's rows usually fill a range of rows (in any order:
             # rows reused from the free list come in descending order); distinct
@@ -112,7 +113,7 @@ class JointStore:
         self.seq[idx] = -1
         self.body[idx] = -1
         self.attach_seq[idx] = -1
-        self.data[idx] = 0.0
+        self.data[idx, :floats] = 0.0
         self.idata[idx] = 0
         self.feedback[idx] = 0.0
         self.lam[idx] = 0.0
@@ -125,12 +126,14 @@ class JointStore:
         self.handles[i] = None
         self.free.append(i)
 
-    def destroy_many(self, rows: list[int], idx: np.ndarray | None = None) -> None:
+    def destroy_many(self, rows: list[int], idx: np.ndarray | None = None,
+                     floats: int = JD) -> None:
         """Free several rows at once (joint group emptying); ``idx`` the same
-        rows as an int64 array, if the caller has one."""
+        rows as an int64 array, if the caller has one; ``floats``: how many
+        record floats the rows' joint types use (see `_clear`)."""
         if not rows:
             return
-        self._clear(np.asarray(rows, dtype=np.int64) if idx is None else idx)
+        self._clear(np.asarray(rows, dtype=np.int64) if idx is None else idx, floats)
         handles = self.handles
         for i in rows:
             handles[i] = None

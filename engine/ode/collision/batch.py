@@ -42,6 +42,7 @@ from engine.ode.constants import dJointTypeContact
 from engine.ode.joints.base import dAreConnectedExcluding
 from engine.ode.joints.bulk import JointBatch, adopt_rows, register_batch, retire_batch
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
+from engine.ode.joints.contact import RECORD as CONTACT_RECORD
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
 
 
@@ -317,7 +318,7 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
     # handles are made on demand and the bodies' joint lists take these rows
     # when asked (engine.ode.joints.bulk); the group keeps the batch
     batch = JointBatch(world, group, ContactJoint, rows, seq0, ga.geoms,
-                       sc.g1, sc.g2, sc.extra)
+                       sc.g1, sc.g2, sc.extra, record_floats=CONTACT_RECORD.float_size)
     register_batch(batch)
     if group is not None:
         group.members.append(batch)

@@ -22,7 +22,14 @@ from engine.ode.joints.bulk import (
     pending_rows,
     retire_batch,
 )
-from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_FEEDBACK, JF_IN_GROUP, JF_REVERSE
+from engine.ode.joints.layout import (
+    JD,
+    JF_ALIVE,
+    JF_ENABLED,
+    JF_FEEDBACK,
+    JF_IN_GROUP,
+    JF_REVERSE,
+)
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
 from engine.ode.structs import dJointFeedback
 from engine.ode.world import TEARDOWN_JOINTS, World, register_teardown, world_of
@@ -226,31 +233,37 @@ def dJointGroupEmpty(group: JointGroup) -> None:
     members = g.members
     if not members:
         return
-    # the rows of each world in creation order (the free list's order follows)
-    by_world: dict[int, tuple[World, list[np.ndarray]]] = {}
+    # the rows of each world in creation order (the free list's order follows),
+    # and how many record floats they may have written
+    by_world: dict[int, tuple[World, list[np.ndarray], list[int]]] = {}
     for member in members:
         world = member.world
         if not world.alive:
             continue
         if isinstance(member, JointBatch):
             rows = member.live_rows()
+            floats = member.record_floats
             retire_batch(member)
         elif member.alive:
             rows = np.array([member.index], dtype=np.int64)
+            floats = JD
         else:
             continue    # destroyed some other way
-        by_world.setdefault(id(world), (world, []))[1].append(rows)
-    for world, parts in by_world.values():
+        _world, parts, widths = by_world.setdefault(id(world), (world, [], []))
+        parts.append(rows)
+        widths.append(floats)
+    for world, parts, widths in by_world.values():
         idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if idx.size:
-            _destroy_rows(world, idx)
+            _destroy_rows(world, idx, max(widths))
     members.clear()
 
 
-def _destroy_rows(world: World, idx: np.ndarray) -> None:
+def _destroy_rows(world: World, idx: np.ndarray, floats: int = JD) -> None:
     """Destroy joint rows ``idx`` (k,) int64 of one world: unlink those in
     body joint lists in one pass per body (the lists keep their order: the
-    same result as unlinking one by one), drop their feedback, free the rows."""
+    same result as unlinking one by one), drop their feedback, free the rows
+    (``floats``: the record floats their joints may have written)."""
     store = world.joints
     listed = idx[store.bulk[idx] == NOT_BULK]
     attached = store.body[listed]
@@ -275,7 +288,7 @@ def _destroy_rows(world: World, idx: np.ndarray) -> None:
     if world.feedback_joints:
         for i in idx.tolist():
             world.feedback_joints.pop(i, None)
-    store.destroy_many(idx.tolist(), idx)
+    store.destroy_many(idx.tolist(), idx, floats)
 
 
 def dJointGroupDestroy(group: JointGroup) -> None:

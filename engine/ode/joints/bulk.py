@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.ode.joints.layout import JF_ALIVE
+from engine.ode.joints.layout import JD, JF_ALIVE
 from engine.ode.world import register_body_joint_settler
 
 #: ``JointStore.bulk`` of a row that is not (or no longer) a pending batch row
@@ -40,7 +40,9 @@ class JointBatch:
     ``seq0``: the creation sequence number of ``rows[0]`` (``rows[k]`` has
     ``seq0 + k`` while it lives); ``geoms``: the geoms ``g1 (m,)``, ``g2
     (m,)`` index into; ``extra``: {k: (g1, g2)} geoms given directly;
-    ``key``: the batch's number in ``JointStore.batches``.
+    ``key``: the batch's number in ``JointStore.batches``; ``record_floats``:
+    the record floats joints of ``handle_class`` use (the rest of their rows
+    stays zero).
     """
 
     world: object
@@ -53,6 +55,7 @@ class JointBatch:
     g2: np.ndarray
     extra: dict = field(default_factory=dict)
     key: int = -1
+    record_floats: int = JD
 
     def live_rows(self) -> np.ndarray:
         """The rows (k,) int64 still holding this batch's joints, in batch order."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import pytest
 
 from engine import ode
@@ -165,3 +166,28 @@ def test_groupless_batch_joints_are_listed_at_once():
     assert contacts and all(j.alive for j in contacts)
     ode.dJointDestroy(contacts[0])
     assert not contacts[0].alive
+
+
+def test_freed_rows_are_clear_after_emptying_a_batch_group():
+    """A contact batch's rows are cleared only up to the contact record's floats
+    when its group empties: the rest of each row must still be zero, so every
+    free row is all zeros (what dJointCreate* of any type relies on)."""
+    world, space, bodies, _geoms, _hinge = _stack()
+    ode.dWorldSetGravity(world, 0, 0, -9.81)
+    group = ode.dJointGroupCreate(0)
+    collider = ode.NativeCollider(world, group, 4, _surface())
+    # a hinge destroyed first leaves a row with a full record behind for reuse
+    extra = ode.dJointCreateHinge(world, None)
+    ode.dJointAttach(extra, bodies[0], None)
+    ode.dJointSetHingeAnchor(extra, 0.1, 0.2, 0.3)
+    ode.dJointDestroy(extra)
+    store = world.joints
+    for _ in range(20):
+        ode.dJointGroupEmpty(group)
+        assert collider.collide(space) > 0
+        ode.dWorldQuickStep(world, 0.01)
+        free = np.array(store.free, dtype=np.int64)
+        assert not store.data[free].any() and not store.lam[free].any()
+    ode.dJointGroupEmpty(group)
+    free = np.array(store.free, dtype=np.int64)
+    assert free.size and not store.data[free].any() and not store.idata[free].any()
