@@ -24,24 +24,13 @@ PROPS = ('contactProperties [ ContactProperties { material1 "floor" material2 "r
          'ContactProperties { material1 "floor" material2 "slippery" '
          "coulombFriction 0.1 forceDependentSlip [ 0.01 ] softCFM 0.0005 } ]")
 
-WORLD = """
-DEF FLOOR Solid { contactMaterial "floor" boundingObject Plane { size 10 10 } }
-Solid { translation 3 3 0.2 boundingObject Box { size 1 1 1 } }
-Solid { translation 3 3.2 0.2 boundingObject Sphere { radius 0.5 } }
-DEF MESH Solid { translation -2 0 0 boundingObject IndexedFaceSet {
-  coord Coordinate { point [ -1 -1 0.05  1 -1 0.05  1 1 0.05  -1 1 0.05 ] }
-  coordIndex [ 0 1 2 -1 0 2 3 -1 ] } }
+#: the bodies both this test and test_judged_contacts use
+BODIES = """
 DEF TILTED Solid { translation 0 0 0.045 rotation 1 1 0 0.08 contactMaterial "rubber"
   boundingObject Box { size 0.3 0.3 0.1 } physics Physics { } }
-DEF GROUPED Solid { translation 1 0 0.09 contactMaterial "slippery"
-  boundingObject Group { children [ Box { size 0.2 0.2 0.2 }
-    Pose { translation 0.15 0 0 children [ Sphere { radius 0.1 } ] } ] }
-  physics Physics { } }
 DEF CAPSULE Solid { translation 0 1 0.09 rotation 0 1 0 1.5708
   boundingObject Capsule { radius 0.1 height 0.3 } physics Physics { } }
 DEF CYLINDER Solid { translation 0 -1 0.09 boundingObject Cylinder { radius 0.1 height 0.2 }
-  physics Physics { } }
-DEF ON_MESH Solid { translation -2 0 0.14 boundingObject Sphere { radius 0.1 }
   physics Physics { } }
 DEF HINGED Solid { translation 1 1 0.2 boundingObject Sphere { radius 0.2 } physics Physics { }
   children [ HingeJoint { endPoint Solid { translation 0.1 0 0
@@ -52,6 +41,22 @@ Robot { translation -1 -1 0.3 selfCollision FALSE children [
     physics Physics { } } } ]
   boundingObject Box { size 0.1 0.1 0.1 } physics Physics { } }
 """
+
+FLOOR = 'DEF FLOOR Solid { contactMaterial "floor" boundingObject Plane { size 10 10 } }\n'
+
+WORLD = FLOOR + """
+Solid { translation 3 3 0.2 boundingObject Box { size 1 1 1 } }
+Solid { translation 3 3.2 0.2 boundingObject Sphere { radius 0.5 } }
+DEF MESH Solid { translation -2 0 0 boundingObject IndexedFaceSet {
+  coord Coordinate { point [ -1 -1 0.05  1 -1 0.05  1 1 0.05  -1 1 0.05 ] }
+  coordIndex [ 0 1 2 -1 0 2 3 -1 ] } }
+DEF GROUPED Solid { translation 1 0 0.09 contactMaterial "slippery"
+  boundingObject Group { children [ Box { size 0.2 0.2 0.2 }
+    Pose { translation 0.15 0 0 children [ Sphere { radius 0.1 } ] } ] }
+  physics Physics { } }
+DEF ON_MESH Solid { translation -2 0 0.14 boundingObject Sphere { radius 0.1 }
+  physics Physics { } }
+""" + BODIES
 
 
 def _sim(batched: bool):

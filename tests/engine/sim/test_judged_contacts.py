@@ -9,29 +9,14 @@ import numpy as np
 from engine import ode
 from engine.ode.joints.layout import JF_FEEDBACK
 from tests.engine.sim.helpers import make_sim
-from tests.engine.sim.test_contact_batch import PROPS
+from tests.engine.sim.test_contact_batch import BODIES, FLOOR, PROPS
 
-# test_contact_batch's world without the Group boundingObject (a nested space
-# sends the pass down the per-pair path)
-WORLD = """
-DEF FLOOR Solid { contactMaterial "floor" boundingObject Plane { size 10 10 } }
-DEF TILTED Solid { translation 0 0 0.045 rotation 1 1 0 0.08 contactMaterial "rubber"
-  boundingObject Box { size 0.3 0.3 0.1 } physics Physics { } }
+# test_contact_batch's bodies and a box of the "slippery" material, without its
+# Group boundingObject (a nested space sends the pass down the per-pair path)
+WORLD = FLOOR + """
 DEF SLIPPERY Solid { translation 1 0 0.09 contactMaterial "slippery"
   boundingObject Box { size 0.2 0.2 0.2 } physics Physics { } }
-DEF CAPSULE Solid { translation 0 1 0.09 rotation 0 1 0 1.5708
-  boundingObject Capsule { radius 0.1 height 0.3 } physics Physics { } }
-DEF CYLINDER Solid { translation 0 -1 0.09 boundingObject Cylinder { radius 0.1 height 0.2 }
-  physics Physics { } }
-DEF HINGED Solid { translation 1 1 0.2 boundingObject Sphere { radius 0.2 } physics Physics { }
-  children [ HingeJoint { endPoint Solid { translation 0.1 0 0
-    boundingObject Sphere { radius 0.2 } physics Physics { } } } ] }
-Robot { translation -1 -1 0.3 selfCollision FALSE children [
-  Solid { boundingObject Sphere { radius 0.2 } physics Physics { } }
-  HingeJoint { endPoint Solid { translation 0.1 0 0 boundingObject Sphere { radius 0.2 }
-    physics Physics { } } } ]
-  boundingObject Box { size 0.1 0.1 0.1 } physics Physics { } }
-"""
+""" + BODIES
 
 
 def _sim(batched: bool):
