@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QSurfaceFormat
 
+from app.render_threads import leave_a_core_for_the_engine
+
 
 def default_format() -> QSurfaceFormat:
     """The format: GL 3.3 compatibility with deprecated functions, 24-bit depth, no MSAA."""
@@ -26,11 +28,13 @@ def default_format() -> QSurfaceFormat:
 
 
 def set_default_format() -> QSurfaceFormat:
-    """Install `default_format()` as Qt's default surface format and return it.
+    """Install `default_format()` as Qt's default surface format and return it;
+    also limit the software renderer's threads (`app.render_threads`).
 
     Call it before the QApplication (or at least before any GL window or widget) is
     created; tests do it from tests/app/conftest.py at import time.
     """
+    leave_a_core_for_the_engine()
     fmt = default_format()
     QSurfaceFormat.setDefaultFormat(fmt)
     return fmt
