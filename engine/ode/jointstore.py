@@ -9,6 +9,7 @@ in :mod:`engine.ode.joints` are thin views over them.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from engine.ode.joints.layout import JD, JF_ALIVE, JF_ENABLED, JI, MAX_ROWS
 
@@ -99,26 +100,13 @@ class JointStore:
         return rows
 
     def _clear(self, idx, floats: int = JD) -> None:
-        """Reset rows ``idx`` (distinct) to the free state: no flags, no bodies,
-        zero records (only the first ``floats`` record floats: the rest must be
-        zero already, as in rows whose joint type declares no more)."""
-        if isinstance(idx, np.ndarray) and idx.size > 1:
-            # a joint group's rows usually fill a range of rows (in any order:
-            # rows reused from the free list come in descending order); distinct
-            # rows spanning exactly their count fill it: clear a slice
-            lo, hi = int(idx.min()), int(idx.max())
-            if hi - lo + 1 == idx.size:
-                idx = slice(lo, hi + 1)
-        self.flags[idx] = 0
-        self.seq[idx] = -1
-        self.body[idx] = -1
-        self.attach_seq[idx] = -1
-        self.data[idx, :floats] = 0.0
-        self.idata[idx] = 0
-        self.feedback[idx] = 0.0
-        self.lam[idx] = 0.0
-        self.nrows[idx] = 0
-        self.bulk[idx] = -1
+        """Reset rows ``idx`` (an int, or distinct rows (k,) int64) to the free
+        state: no flags, no bodies, zero records (only the first ``floats``
+        record floats: the rest must be zero already, as in rows whose joint
+        type declares no more)."""
+        rows = np.array([idx], dtype=np.int64) if isinstance(idx, int | np.integer) else idx
+        _clear_rows(rows, floats, self.flags, self.seq, self.body, self.attach_seq, self.data,
+                    self.idata, self.feedback, self.lam, self.nrows, self.bulk)
 
     def destroy(self, i: int) -> None:
         """Free row ``i`` for reuse."""
@@ -127,14 +115,39 @@ class JointStore:
         self.free.append(i)
 
     def destroy_many(self, rows: list[int], idx: np.ndarray | None = None,
-                     floats: int = JD) -> None:
+                     floats: int = JD, with_handles: bool = True) -> None:
         """Free several rows at once (joint group emptying); ``idx`` the same
         rows as an int64 array, if the caller has one; ``floats``: how many
-        record floats the rows' joint types use (see `_clear`)."""
+        record floats the rows' joint types use (see `_clear`);
+        ``with_handles`` False: none of the rows has a handle."""
         if not rows:
             return
         self._clear(np.asarray(rows, dtype=np.int64) if idx is None else idx, floats)
-        handles = self.handles
-        for i in rows:
-            handles[i] = None
+        if with_handles:
+            handles = self.handles
+            for i in rows:
+                handles[i] = None
         self.free.extend(rows)
+
+
+@njit(cache=True, nogil=True)
+def _clear_rows(rows, floats, flags, seq, body, attach_seq, data, idata, feedback, lam, nrows,
+                bulk) -> None:
+    """`JointStore._clear` of rows ``rows`` (k,) int64, in one pass."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        flags[i] = 0
+        seq[i] = -1
+        body[i, 0] = -1
+        body[i, 1] = -1
+        attach_seq[i] = -1
+        for c in range(floats):
+            data[i, c] = 0.0
+        for c in range(idata.shape[1]):
+            idata[i, c] = 0
+        for c in range(feedback.shape[1]):
+            feedback[i, c] = 0.0
+        for c in range(lam.shape[1]):
+            lam[i, c] = 0.0
+        nrows[i] = 0
+        bulk[i] = -1

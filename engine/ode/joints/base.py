@@ -234,8 +234,8 @@ def dJointGroupEmpty(group: JointGroup) -> None:
     if not members:
         return
     # the rows of each world in creation order (the free list's order follows),
-    # and how many record floats they may have written
-    by_world: dict[int, tuple[World, list[np.ndarray], list[int]]] = {}
+    # how many record floats they may have written, whether any has a handle
+    by_world: dict[int, tuple[World, list[np.ndarray], list[int], list[bool]]] = {}
     for member in members:
         world = member.world
         if not world.alive:
@@ -243,27 +243,32 @@ def dJointGroupEmpty(group: JointGroup) -> None:
         if isinstance(member, JointBatch):
             rows = member.live_rows()
             floats = member.record_floats
+            handles = member.has_handles
             retire_batch(member)
         elif member.alive:
             rows = np.array([member.index], dtype=np.int64)
             floats = JD
+            handles = True
         else:
             continue    # destroyed some other way
-        _world, parts, widths = by_world.setdefault(id(world), (world, [], []))
+        _world, parts, widths, made = by_world.setdefault(id(world), (world, [], [], []))
         parts.append(rows)
         widths.append(floats)
-    for world, parts, widths in by_world.values():
+        made.append(handles)
+    for world, parts, widths, made in by_world.values():
         idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
         if idx.size:
-            _destroy_rows(world, idx, max(widths))
+            _destroy_rows(world, idx, max(widths), any(made))
     members.clear()
 
 
-def _destroy_rows(world: World, idx: np.ndarray, floats: int = JD) -> None:
+def _destroy_rows(world: World, idx: np.ndarray, floats: int = JD,
+                  with_handles: bool = True) -> None:
     """Destroy joint rows ``idx`` (k,) int64 of one world: unlink those in
     body joint lists in one pass per body (the lists keep their order: the
     same result as unlinking one by one), drop their feedback, free the rows
-    (``floats``: the record floats their joints may have written)."""
+    (``floats``: the record floats their joints may have written;
+    ``with_handles`` False: none of them has a handle)."""
     store = world.joints
     listed = idx[store.bulk[idx] == NOT_BULK]
     attached = store.body[listed]
@@ -288,7 +293,7 @@ def _destroy_rows(world: World, idx: np.ndarray, floats: int = JD) -> None:
     if world.feedback_joints:
         for i in idx.tolist():
             world.feedback_joints.pop(i, None)
-    store.destroy_many(idx.tolist(), idx, floats)
+    store.destroy_many(idx.tolist(), idx, floats, with_handles)
 
 
 def dJointGroupDestroy(group: JointGroup) -> None:

@@ -56,6 +56,8 @@ class JointBatch:
     extra: dict = field(default_factory=dict)
     key: int = -1
     record_floats: int = JD
+    #: True once a handle was made for one of its joints
+    has_handles: bool = False
 
     def live_rows(self) -> np.ndarray:
         """The rows (k,) int64 still holding this batch's joints, in batch order."""
@@ -102,6 +104,7 @@ def joint_handle(world, row: int):
     handle.feedback = None
     handle.g1, handle.g2 = batch.geoms_of(int(store.seq[row]) - batch.seq0)
     store.handles[row] = handle
+    batch.has_handles = True
     return handle
 
 
