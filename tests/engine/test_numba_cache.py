@@ -41,6 +41,7 @@ def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
     (cache / "kernel.nbi").write_text("old")
     (cache / "sub" / "kernel.nbc").write_text("old")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
+    monkeypatch.delenv("ODEON_NUMBA_CACHE_CHECK", raising=False)  # the check on, whatever the caller set
     assert numba_cache.invalidate_if_stale() is True
     assert not (cache / "kernel.nbi").exists()
     assert not (cache / "sub" / "kernel.nbc").exists()
