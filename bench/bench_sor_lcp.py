@@ -60,10 +60,11 @@ def main(repeats: int = 200) -> None:
     bodies = Bodies(np.zeros((nb, 3)), np.zeros((nb, 3, 3)), np.zeros((nb, 4)), s["lvel"],
                     s["avel"], s["facc"], s["tacc"], s["invmass"])
     config = StepConfig(True, False, 0.01, 20, 1.3, np.zeros(3))
+    seg = np.array([0, s["m"]], dtype=np.int64)   # one island of all the rows
 
     def call() -> None:
         lam[:] = 0.0
-        sor_lcp(rows, s["jb"], s["bodies"], bodies, s["invI"], config, state, lam, cforce,
+        sor_lcp(rows, s["jb"], seg, s["bodies"], bodies, s["invI"], config, state, lam, cforce,
                 work)
 
     call()  # compile / load the cache

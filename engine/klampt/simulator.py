@@ -59,7 +59,7 @@ STATUS_STRINGS = {SimStatus.NORMAL: "normal",
 #: Version of what getState writes.
 STATE_FORMAT = 2
 _BODY_META = ("capacity", "count", "next_seq", "free")
-_JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free")
+_JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free_count")
 
 
 def _finite_time(what: str, value: float) -> float:

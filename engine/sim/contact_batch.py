@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ode.collision.batch import SpaceContacts, make_contact_joints, space_contacts
+from engine.ode.collision.contact_select import pair_rule_numbers, select_contacts
 from engine.ode.constants import dContactFDir1
 from engine.ode.joints.contact import N_SURFACE, surface_record
 from engine.ode.structs import dJointFeedback
@@ -147,6 +148,7 @@ class PairRule:
 NO_RULE, UNDECIDED = -1, -2
 #: Above this many Solid records the rule numbers are kept in a dict, not a table.
 DENSE_RECORDS = 4096
+_NO_PAIRS = np.zeros(0, dtype=np.int64)
 
 
 class PairRules:
@@ -181,16 +183,26 @@ class PairRules:
         self._number: dict[tuple, int] = {}
         self._arrays_for = -1
 
-    def numbers(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-        """Rule numbers (k,) int64 of the record pairs (first[i], second[i])
-        (record index -1: a geom of no Solid; NO_RULE: the pair makes no contacts)."""
-        if self._table is None:
-            return np.array([self._decide(a, b) if a >= 0 and b >= 0 else NO_RULE for a, b in
-                             zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
-        got = self._table[first, second].astype(np.int64)
-        for i in np.flatnonzero(got == UNDECIDED).tolist():
-            got[i] = self._decide(int(first[i]), int(second[i]))
-        return got
+    def pair_numbers(self, sc: SpaceContacts, only: np.ndarray | None,
+                     owner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(live, first, second, number)`` (k,) int64 each: the candidate pairs
+        of ``sc`` with contacts (all, or ``only``), their Solid records (index
+        into ``records``, -1: a geom of no Solid; ``owner (g,)`` per geom) and
+        their rule numbers (NO_RULE: the pair makes no contacts), pairs met for
+        the first time decided now, in pair order."""
+        if self._table is not None:
+            live, first, second, number = pair_rule_numbers(
+                sc.counts, _NO_PAIRS if only is None else only, only is not None, sc.pairs,
+                owner, self._table)
+            for i in np.flatnonzero(number == UNDECIDED).tolist():
+                number[i] = self._decide(int(first[i]), int(second[i]))
+            return live, first, second, number
+        live = np.flatnonzero(sc.counts > 0) if only is None else only
+        first = owner[sc.pairs[live, 0]]
+        second = owner[sc.pairs[live, 1]]
+        number = np.array([self._decide(a, b) if a >= 0 and b >= 0 else NO_RULE for a, b in
+                           zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
+        return live, first, second, number
 
     def _decide(self, a: int, b: int) -> int:
         if self._table is None and (a, b) in self._sparse:
@@ -248,18 +260,6 @@ class SolidIndex:
         return self._index
 
 
-def _deepest_first_ranks(pair_pos: np.ndarray, depth: np.ndarray) -> np.ndarray:
-    """(m,) rank of each contact within its pair by depth, deepest first, ties
-    in contact order (a stable sort on -depth); ``pair_pos (m,)`` groups the
-    contacts (non-decreasing)."""
-    m = pair_pos.shape[0]
-    order = np.lexsort((np.arange(m), -depth, pair_pos))
-    first = np.searchsorted(pair_pos, pair_pos[order])
-    ranks = np.empty(m, dtype=np.int64)
-    ranks[order] = np.arange(m) - first
-    return ranks
-
-
 @dataclass(frozen=True)
 class DefaultContactRules:
     """What default contacts need besides the pairs: ``solid_index`` maps
@@ -287,50 +287,37 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
                            how: DefaultContactRules) -> ContactBatch:
     """Default contact joints for the candidate pairs of ``sc`` (all, or the
     pair indices ``only`` (k,) int64, increasing, each with contacts)."""
-    solid_index, rules, fdir_of, too_many = how.solid_index, how.rules, how.fdir_of, how.too_many
-    counts = sc.counts
-    starts = np.concatenate(([0], np.cumsum(np.maximum(counts, 0))))
-    live = np.flatnonzero(counts > 0) if only is None else only
-    sid = solid_index.of(sc.ga.geoms)
-    s1 = sid[sc.pairs[live, 0]]
-    s2 = sid[sc.pairs[live, 1]]
-    number = rules.numbers(s1, s2)
-    used = number >= 0
-    live, s1, s2, number = live[used], s1[used], s2[used], number[used]
+    rules = how.rules
+    records = rules.records
+    live, first, second, number = rules.pair_numbers(sc, only, how.solid_index.of(sc.ga.geoms))
     mode, values, need_fdir, max_contacts = rules.arrays()
-    # every contact of the pairs kept: its source index and its pair's position
-    got = counts[live]
-    pair_pos = np.repeat(np.arange(live.shape[0]), got)
-    src = np.repeat(starts[live], got) + (np.arange(pair_pos.shape[0])
-                                          - np.repeat(np.cumsum(got) - got, got))
-    limit = max_contacts[number]
-    over = np.flatnonzero(got > limit)
-    if over.size:
-        records = rules.records
-        k = int(over[0])
-        too_many(records[s1[k]], records[s2[k]], int(got[k]), int(limit[k]))
-        keep = _deepest_first_ranks(pair_pos, sc.rows[src, 6]) < limit[pair_pos]
-        src, pair_pos = src[keep], pair_pos[keep]
-        got = np.minimum(got, limit)
+    # the pairs kept and of each at most its surface's maxContactJoints points
+    # (the deepest, in contact order)
+    kept = select_contacts(live, first, second, number, sc.counts, sc.pairs, max_contacts,
+                           sc.rows)
+    number = kept.numbers
+    if kept.first_over >= 0:
+        k = kept.first_over
+        how.too_many(records[kept.owners[k, 0]], records[kept.owners[k, 1]],
+                     kept.first_over_count, int(max_contacts[number[k]]))
     sel = SpaceContacts()
     sel.ga = sc.ga
-    sel.pairs = sc.pairs[live].reshape(-1, 2)
-    sel.counts = got
-    sel.rows = sc.rows[src]
-    sel.g1 = np.repeat(sel.pairs[:, 0], got)
-    sel.g2 = np.repeat(sel.pairs[:, 1], got)
+    sel.pairs = kept.pairs
+    sel.counts = kept.counts
+    sel.rows = kept.rows
+    sel.g1 = kept.g1
+    sel.g2 = kept.g2
     sel.extra = {}
     if sc.extra:  # geoms a user collider reported, keyed by contact index
-        new_index = {c: k for k, c in enumerate(src.tolist())}
+        new_index = {c: k for k, c in enumerate(kept.source.tolist())}
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
     fdir_pairs = np.flatnonzero(need_fdir[number])
     if fdir_pairs.size:
-        fdir = np.zeros((src.shape[0], 3))
-        records = rules.records
-        for c in np.flatnonzero(np.isin(pair_pos, fdir_pairs)).tolist():
-            k = int(pair_pos[c])
+        fdir = np.zeros((sel.rows.shape[0], 3))
+        for c in np.flatnonzero(np.isin(kept.pair_of, fdir_pairs)).tolist():
+            k = int(kept.pair_of[c])
             rot = rules.rules[int(number[k])].surface.friction_rotation[0]
-            fdir[c] = fdir_of(sel.rows[c, 3:6], records[s1[k]], rot)
+            fdir[c] = how.fdir_of(sel.rows[c, 3:6], records[kept.owners[k, 0]], rot)
     joint_rows = make_contact_joints(world, group, sel, values[number], mode[number], fdir)
-    return ContactBatch(joint_rows, sel.rows, pair_pos, np.stack([s1, s2], 1), rules.records)
+    return ContactBatch(joint_rows, sel.rows, kept.pair_of, kept.owners, records)

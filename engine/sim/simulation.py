@@ -43,6 +43,7 @@ import numpy as np
 
 from engine import ode
 from engine.contact.adaptive import SimStatus
+from engine.ode.body_bounds import first_out_of_bounds
 from engine.sim import state as snapshots
 from engine.sim.baseline import Baseline
 from engine.sim.builder import Model, SolidRecord, build
@@ -368,21 +369,14 @@ class Simulation:
         if not rows.size:
             return None
         store = self.model.ode_world.bodies
-        # the usual case at a glance: every |value| within the bound (a NaN
-        # fails every comparison) and every quaternion finite
-        if all(np.abs(a[rows]).max() <= EXPLOSION_BOUND
-               for a in (store.pos, store.lvel, store.avel)) and np.isfinite(store.q[rows]).all():
+        k = first_out_of_bounds(rows, EXPLOSION_BOUND, store.pos, store.lvel, store.avel, store.q)
+        if k < 0:
             return None
-        # per body: position, linear and angular velocity (9), quaternion (4)
-        values = np.concatenate([store.pos[rows], store.lvel[rows], store.avel[rows],
-                                 store.q[rows]], axis=1)
-        finite = np.isfinite(values).all(axis=1)
-        bad = ~finite | (np.abs(values[:, :9]).max(axis=1) > EXPLOSION_BOUND)
-        if not bad.any():
-            return None
-        k = int(np.argmax(bad))
+        b = rows[k]
+        finite = bool(np.isfinite(store.pos[b]).all() and np.isfinite(store.lvel[b]).all()
+                      and np.isfinite(store.avel[b]).all() and np.isfinite(store.q[b]).all())
         bodies = self.model.bodies
-        if not finite[k]:
+        if not finite:
             return (f"{bodies[k].label}: the simulation became unstable (NaN or infinite "
                     "values); paused")
         return (f"{bodies[k].label}: the simulation exploded (position or velocity beyond "

@@ -45,7 +45,7 @@ class WorldState:
 
 
 _BODY_META = ("capacity", "count", "next_seq", "free", "handles")
-_JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free", "handles")
+_JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free_count", "handles")
 
 
 def capture(world, time_ms: float) -> WorldState:

@@ -60,12 +60,14 @@ def run(s: System, iterations: int, sor_w: float = 1.0, seed: int = 0,
 
 
 def kernel_args(s: System, iterations: int, sor_w: float) -> tuple:
-    """sor_lcp's (rows, jb, bodies, body state, invI, config) for system ``s``."""
+    """sor_lcp's (rows, jb, seg, bodies, body state, invI, config) for system ``s``
+    (one island of all its rows)."""
     n = len(s.invmass)
     state = Bodies(np.zeros((n, 3)), np.zeros((n, 3, 3)), np.zeros((n, 4)), s.lvel, s.avel,
                    s.facc, s.tacc, s.invmass)
     config = StepConfig(True, False, s.h, iterations, sor_w, np.zeros(3))
-    return (Rows(s.J, s.c, s.cfm, s.lo, s.hi, s.findex), s.jb, s.bodies, state, s.invI,
+    seg = np.array([0, s.J.shape[0]], dtype=np.int64)
+    return (Rows(s.J, s.c, s.cfm, s.lo, s.hi, s.findex), s.jb, seg, s.bodies, state, s.invI,
             config)
 
 

@@ -44,6 +44,7 @@ from engine.ode.joints.bulk import JointBatch, adopt_rows, register_batch, retir
 from engine.ode.joints.contact import DEPTH, FDIR1, I_MODE, NORMAL, POS, ContactJoint
 from engine.ode.joints.contact import RECORD as CONTACT_RECORD
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED, JF_IN_GROUP, JF_REVERSE
+from engine.ode.jointstore import take_rows
 
 
 # ----------------------------------------------------------------------------- kernels
@@ -66,42 +67,88 @@ def connected_keys(nbody, count, jtype, jbody, jflags, exclude_type):
 
 
 @njit(cache=True, nogil=True)
-def write_records(rows, crow, b1, b2, table, tab_of, modes, fdir1, has_fdir, base_flags,
-                  next_attach, data, idata, jflags, jbody, attach_seq):
-    """Contact-joint records of ``m`` contacts into the joint store rows ``rows``
-    (m,), already cleared: surface row ``table[tab_of[c]]`` (14 values) and mode
-    ``modes[tab_of[c]]``, depth, pos, normal (``crow`` (m, 9) contact rows),
-    fdir1 (m, 3) (row c for contact c) when ``has_fdir``; attached to body
-    rows b1, b2 (m,) (-1: none) as dJointAttach does (a lone second body moves to slot 0, flag
-    JF_REVERSE), attachment order from ``next_attach``. Returns the slot 0
-    and slot 1 body rows (m,) each."""
-    m = rows.shape[0]
-    slot0 = np.empty(m, dtype=np.int64)
-    slot1 = np.empty(m, dtype=np.int64)
+def contact_geoms(pairs, counts):
+    """``(g1, g2, n_python)``: the geoms (m,) each of the contacts of the
+    pairs ``pairs`` (p, 2) whose row counts are ``counts`` (p,) (negative:
+    none), in pair order, and how many pairs are ``PAIR_PYTHON``."""
+    m = 0
+    n_python = 0
+    for p in range(counts.shape[0]):
+        if counts[p] > 0:
+            m += counts[p]
+        elif counts[p] == PAIR_PYTHON:
+            n_python += 1
+    g1 = np.empty(m, dtype=np.int64)
+    g2 = np.empty(m, dtype=np.int64)
+    c = 0
+    for p in range(counts.shape[0]):
+        for _ in range(counts[p]):
+            g1[c] = pairs[p, 0]
+            g2[c] = pairs[p, 1]
+            c += 1
+    return g1, g2, n_python
+
+
+@njit(cache=True, nogil=True)
+def write_contact_joints(crow, g1, g2, gbody, counts, table, modes, per_pair, fdir1, base_flags,
+                         joint_type, batch_key, first_seq, first_attach, free_rows, free_count,
+                         count, types, jflags, jseq, jbody, attach_seq, data, idata, bulk):
+    """The contact joints of ``m`` contacts written into the joint store,
+    exactly as ``m`` dJointCreateContact + dJointAttach calls make them.
+
+    Contacts: rows ``crow`` (m, 9), geoms ``g1``, ``g2`` (m,) whose body
+    rows are ``gbody[g]`` (-1: none). Surface: ``table`` (t, 14) record
+    values and ``modes`` (t,); ``per_pair``: row p for the contacts of
+    candidate pair p (``counts`` (p,) contacts per pair, negative: none),
+    else row 0 for all. ``fdir1`` (0, 3) none, (1, 3) for all or (m, 3) per
+    contact. Rows come from the free stack ``free_rows[:free_count]`` then
+    from ``count`` on (:func:`take_rows`; the caller made room); each gets
+    type ``joint_type``, creation number ``first_seq + c``, attachment number
+    ``first_attach + c``, flags ``base_flags`` (with ``JF_REVERSE`` when only
+    the second geom has a body, which then moves to slot 0) and
+    ``bulk = batch_key``. Returns the rows (m,) int64.
+    """
+    m = crow.shape[0]
+    rows = take_rows(m, free_rows, free_count, count)
+    nfd = fdir1.shape[0]
+    nfloat = table.shape[1]
+    t = 0
+    p = 0
+    used = 0
     for c in range(m):
+        if per_pair:
+            while used >= counts[p]:
+                p += 1
+                used = 0
+            used += 1
+            t = p
         r = rows[c]
-        t = tab_of[c]
-        for k in range(table.shape[1]):
+        types[r] = joint_type
+        jseq[r] = first_seq + c
+        for k in range(nfloat):
             data[r, k] = table[t, k]
         data[r, DEPTH] = crow[c, 6]
         for k in range(3):
             data[r, POS + k] = crow[c, k]
             data[r, NORMAL + k] = crow[c, 3 + k]
-            if has_fdir:
-                data[r, FDIR1 + k] = fdir1[c, k]
+        if nfd > 0:
+            f = c if nfd > 1 else 0
+            for k in range(3):
+                data[r, FDIR1 + k] = fdir1[f, k]
         idata[r, I_MODE] = modes[t]
-        if b1[c] < 0:
-            slot0[c] = b2[c]
-            slot1[c] = -1
+        a = gbody[g1[c]]
+        b = gbody[g2[c]]
+        if a < 0:
+            jbody[r, 0] = b
+            jbody[r, 1] = -1
             jflags[r] = base_flags | JF_REVERSE
         else:
-            slot0[c] = b1[c]
-            slot1[c] = b2[c]
+            jbody[r, 0] = a
+            jbody[r, 1] = b
             jflags[r] = base_flags
-        jbody[r, 0] = slot0[c]
-        jbody[r, 1] = slot1[c]
-        attach_seq[r] = next_attach + c
-    return slot0, slot1
+        attach_seq[r] = first_attach + c
+        bulk[r] = batch_key
+    return rows
 
 
 # ----------------------------------------------------------------------------- pairs
@@ -226,8 +273,9 @@ def _finish(ga: GeomArrays, pairs: np.ndarray, rows: np.ndarray, counts: np.ndar
     res.ga = ga
     res.pairs = pairs
     res.extra = {}
-    py = np.flatnonzero(counts == PAIR_PYTHON)
-    if py.size:
+    g1, g2, n_python = contact_geoms(pairs, counts)
+    if n_python:
+        py = np.flatnonzero(counts == PAIR_PYTHON)
         geoms = ga.geoms
         chunks = []
         start = 0
@@ -250,11 +298,11 @@ def _finish(ga: GeomArrays, pairs: np.ndarray, rows: np.ndarray, counts: np.ndar
             start = p + 1
         chunks.append(rows[offs[start]:])
         rows = np.concatenate(chunks)
+        g1, g2, _none = contact_geoms(pairs, counts)
     res.counts = counts
     res.rows = rows
-    per = np.maximum(counts, 0)
-    res.g1 = np.repeat(pairs[:, 0], per)
-    res.g2 = np.repeat(pairs[:, 1], per)
+    res.g1 = g1
+    res.g2 = g2
     return res
 
 
@@ -285,35 +333,36 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
         return np.zeros(0, dtype=np.int64)
     ga = sc.ga
     store = world.joints
-    seq0 = store.next_seq    # the first new joint's creation number
-    rows = store.create_many(dJointTypeContact, m)
-    b1 = ga.body[sc.g1]
-    b2 = ga.body[sc.g2]
-    if ga.world is not world:
-        # bodies of another world (or of several): attach through the handles
-        b1 = np.array([_row_in(g.body, world) for g in (ga.geoms[i] for i in sc.g1.tolist())],
-                      dtype=np.int64)
-        b2 = np.array([_row_in(g.body, world) for g in (ga.geoms[i] for i in sc.g2.tolist())],
-                      dtype=np.int64)
+    gbody = ga.body if ga.world is world else _body_rows_in(world, ga, sc)
     surface = np.asarray(surface, dtype=np.float64)
-    if surface.ndim == 2 or np.ndim(mode):
+    if surface.ndim == 1 and isinstance(mode, int | np.integer):
+        # one surface and mode for every contact (the usual near callback)
+        per_pair = False
+        table = surface.reshape(1, -1)
+        modes = np.array([mode], dtype=np.int64)
+    else:
         # one surface (and/or mode) per candidate pair: each contact takes its pair's
-        tab_of = np.repeat(np.arange(sc.pairs.shape[0], dtype=np.int64),
-                           np.maximum(sc.counts, 0))
+        per_pair = True
         table = surface if surface.ndim == 2 else np.broadcast_to(
             surface, (sc.pairs.shape[0], surface.shape[0]))
-    else:
-        tab_of = np.zeros(m, dtype=np.int64)
-        table = surface.reshape(1, -1)
+        modes = np.asarray(mode, dtype=np.int64)
+        if modes.shape != (table.shape[0],):
+            modes = np.broadcast_to(modes, (table.shape[0],))
     table = np.ascontiguousarray(table, dtype=np.float64)
-    modes = np.ascontiguousarray(np.broadcast_to(np.asarray(mode, dtype=np.int64),
-                                                 (table.shape[0],)))
-    fd = np.zeros((m, 3)) if fdir1 is None else np.ascontiguousarray(
-        np.broadcast_to(np.asarray(fdir1, dtype=np.float64).reshape(-1, 3), (m, 3)))
+    modes = np.ascontiguousarray(modes)
+    fd = _NO_FDIR if fdir1 is None else np.ascontiguousarray(
+        np.asarray(fdir1, dtype=np.float64).reshape(-1, 3))
     base = JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
-    write_records(rows, sc.rows, b1, b2, table, tab_of, modes, fd, fdir1 is not None, base,
-                  store.next_attach, store.data, store.idata, store.flags, store.body,
-                  store.attach_seq)
+    seq0 = store.next_seq    # the first new joint's creation number
+    key = store.next_batch
+    store.reserve(m)
+    rows = write_contact_joints(sc.rows, sc.g1, sc.g2, gbody, sc.counts, table, modes, per_pair,
+                                fd, base, dJointTypeContact, key, seq0, store.next_attach,
+                                store.free_rows, store.free_count, store.count, store.type,
+                                store.flags, store.seq, store.body, store.attach_seq, store.data,
+                                store.idata, store.bulk)
+    store.commit_taken(m)
+    store.next_seq += m
     store.next_attach += m
     # handles are made on demand and the bodies' joint lists take these rows
     # when asked (engine.ode.joints.bulk); the group keeps the batch
@@ -325,6 +374,18 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
     else:
         adopt_rows(world, rows)
         retire_batch(batch)
+    return rows
+
+
+_NO_FDIR = np.zeros((0, 3))
+
+
+def _body_rows_in(world, ga: GeomArrays, sc: SpaceContacts) -> np.ndarray:
+    """Body rows in ``world`` (n,) of the geoms of ``ga`` that ``sc``'s contacts
+    touch (-1: no body, or not touched); bodies of another world are an error."""
+    rows = np.full(len(ga.geoms), -1, dtype=np.int64)
+    for i in np.unique(np.concatenate((sc.g1, sc.g2))).tolist():
+        rows[i] = _row_in(ga.geoms[i].body, world)
     return rows
 
 

@@ -233,6 +233,17 @@ def dJointGroupEmpty(group: JointGroup) -> None:
     members = g.members
     if not members:
         return
+    if all(type(member) is JointBatch and not member.has_handles for member in members):
+        # the usual contact group: joints made in bulk that nobody asked a
+        # handle for are in no body's joint list and have no feedback, so
+        # freeing their rows is all there is to do (one compiled pass each)
+        for member in members:
+            if member.world.alive:
+                member.world.joints.release_batch(member.rows, member.seq0,
+                                                  member.record_floats)
+                retire_batch(member)
+        members.clear()
+        return
     # the rows of each world in creation order (the free list's order follows),
     # how many record floats they may have written, whether any has a handle
     by_world: dict[int, tuple[World, list[np.ndarray], list[int], list[bool]]] = {}
@@ -293,7 +304,7 @@ def _destroy_rows(world: World, idx: np.ndarray, floats: int = JD,
     if world.feedback_joints:
         for i in idx.tolist():
             world.feedback_joints.pop(i, None)
-    store.destroy_many(idx.tolist(), idx, floats, with_handles)
+    store.destroy_many(idx, floats, with_handles)
 
 
 def dJointGroupDestroy(group: JointGroup) -> None:

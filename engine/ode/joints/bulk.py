@@ -73,12 +73,13 @@ class JointBatch:
 
 
 def register_batch(batch: JointBatch) -> None:
-    """Mark ``batch``'s rows as pending batch rows of its world's joint store."""
+    """Keep ``batch`` in its world's joint store under the key
+    ``store.next_batch``, which its rows' ``JointStore.bulk`` already hold
+    (the joints were written with it)."""
     store = batch.world.joints
     batch.key = store.next_batch
     store.next_batch += 1
     store.batches[batch.key] = batch
-    store.bulk[batch.rows] = batch.key
 
 
 def retire_batch(batch: JointBatch) -> None:

@@ -106,18 +106,19 @@ def sor_work_size(m: int, nb: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray, rec: int = 1) -> None:
-    """Shuffle the ``n`` records of ``rec`` floats at the front of ``order``
-    in place the way QuickStep shuffles its row order.
+def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray, rec: int = 1,
+                  first: int = 0) -> None:
+    """Shuffle the ``n`` records of ``rec`` floats from record ``first`` of
+    ``order`` on in place the way QuickStep shuffles its row order.
 
     Forward Fisher-Yates: for ``k = 1 .. n-1`` swap records ``k`` and
-    ``dRandInt(k + 1)``.  One generator draw per ``k``.  With ``rec == 1``
-    ``order`` is a plain order list.
+    ``dRandInt(k + 1)`` (counted from ``first``).  One generator draw per
+    ``k``.  With ``rec == 1`` ``order`` is a plain order list.
     """
     for k in range(1, n):
         s = rand_int(rng_state, k + 1)
-        a = rec * k
-        b = rec * s
+        a = rec * (first + k)
+        b = rec * (first + s)
         for t in range(rec):
             tmp = order[a + t]
             order[a + t] = order[b + t]
@@ -162,10 +163,12 @@ def _prepare_rows(
     sor_w: float,
     work: np.ndarray,
     iwork: np.ndarray,
+    seg: np.ndarray,
 ) -> None:
     """Fill the row records in ``work`` (``iwork``: its int64 view; see the
-    module docstring), each at its place in the initial visiting order
-    (:func:`_independent_count`).
+    module docstring), each at its place in the initial visiting order of
+    its island (:func:`_independent_count`); island ``i`` has the rows and
+    record slots ``seg[i]:seg[i + 1]``.
 
     For row r with bodies (b1, b2):
       b_r     = c_r / h + J_r . free          (free = -(v/h + M^-1 f_ext))
@@ -176,15 +179,19 @@ def _prepare_rows(
     the bodies, the friction index and r.
     """
     J = rows.J
-    c = rows.c
-    cfm = rows.cfm
-    lo = rows.lo
-    hi = rows.hi
     findex = rows.findex
-    m = J.shape[0]
-    head = 0
-    tail = _independent_count(m, findex)
-    for r in range(m):
+    for i in range(seg.shape[0] - 1):
+        _prepare_island_rows(seg[i], seg[i + 1], J, rows.c, rows.cfm, rows.lo, rows.hi, findex,
+                             jb, invmass, invI, free, rh, sor_w, work, iwork)
+
+
+@njit(cache=True, nogil=True)
+def _prepare_island_rows(r0, r1, J, c, cfm, lo, hi, findex, jb, invmass, invI, free, rh, sor_w,
+                         work, iwork) -> None:
+    """:func:`_prepare_rows` of the island whose rows are ``r0:r1``."""
+    head = r0
+    tail = r0 + _independent_count(r0, r1, findex)
+    for r in range(r0, r1):
         b1 = jb[r, 0]
         b2 = jb[r, 1]
         if findex[r] < 0:
@@ -249,8 +256,9 @@ def _prepare_rows(
 
 
 @njit(cache=True, nogil=True)
-def _independent_count(m: int, findex: np.ndarray) -> int:
-    """Rows without a friction dependency: the first places of the initial order.
+def _independent_count(r0: int, r1: int, findex: np.ndarray) -> int:
+    """Rows ``r0:r1`` without a friction dependency: the first places of the
+    initial order of their island.
 
     The initial visiting order is the independent rows, then the rows whose
     bounds come from another row, both groups in increasing row index, so
@@ -259,20 +267,28 @@ def _independent_count(m: int, findex: np.ndarray) -> int:
     this count for a dependent row).
     """
     n_free = 0
-    for r in range(m):
+    for r in range(r0, r1):
         if findex[r] < 0:
             n_free += 1
     return n_free
 
 
 @njit(cache=True, nogil=True)
-def _accumulate_fc(m: int, jb: np.ndarray, findex: np.ndarray, lam: np.ndarray,
+def _accumulate_fc(seg: np.ndarray, jb: np.ndarray, findex: np.ndarray, lam: np.ndarray,
                    work: np.ndarray, fc: np.ndarray) -> None:
     """Add ``M^-1 J^T lam`` (row by row, in index order) to ``fc[b, 0:6]``;
-    the records are still in the initial order (:func:`_independent_count`)."""
-    head = 0
-    tail = _independent_count(m, findex)
-    for r in range(m):
+    the records are still in the initial order of each island's rows
+    ``seg[i]:seg[i + 1]`` (:func:`_independent_count`)."""
+    for i in range(seg.shape[0] - 1):
+        _accumulate_island_fc(seg[i], seg[i + 1], jb, findex, lam, work, fc)
+
+
+@njit(cache=True, nogil=True)
+def _accumulate_island_fc(r0, r1, jb, findex, lam, work, fc) -> None:
+    """:func:`_accumulate_fc` of the island whose rows are ``r0:r1``."""
+    head = r0
+    tail = r0 + _independent_count(r0, r1, findex)
+    for r in range(r0, r1):
         if findex[r] < 0:
             o = _REC * head + _R_IMJ
             head += 1
@@ -292,10 +308,10 @@ def _accumulate_fc(m: int, jb: np.ndarray, findex: np.ndarray, lam: np.ndarray,
 
 
 @njit(cache=True, nogil=True)
-def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray,
+def _sweep(first: int, stop: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray,
            iwork: np.ndarray) -> None:
-    """One projected SOR pass over all rows, record by record (the records
-    are in the current visiting order; ``iwork`` is the int64 view of ``work``).
+    """One projected SOR pass over records ``first:stop`` (an island's rows,
+    in their current visiting order; ``iwork`` is the int64 view of ``work``).
 
     For row r (all quantities already scaled by Ad_r):
       delta   = b'_r - cfm'_r lam_r - J'_r . fc
@@ -303,7 +319,7 @@ def _sweep(m: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray,
       lam_r   = clamp(lam_r + delta); delta is then the change actually made
       fc     += delta * iMJ_r        (keeps fc == M^-1 J^T lam)
     """
-    for i in range(m):
+    for i in range(first, stop):
         o = _REC * i
         r = iwork[o + _R_ROW]
         b1 = iwork[o + _R_B1]
@@ -364,6 +380,7 @@ def _constraint_wrench(m: int, J: np.ndarray, jb: np.ndarray, lam: np.ndarray,
 def sor_lcp(
     rows: Rows,
     jb: np.ndarray,
+    seg: np.ndarray,
     bodies: np.ndarray,
     state: Bodies,
     invI: np.ndarray,
@@ -373,7 +390,13 @@ def sor_lcp(
     cforce: np.ndarray,
     work: np.ndarray,
 ) -> None:
-    """Solve one island's constraint forces with QuickStep's SOR-LCP method.
+    """Solve islands' constraint forces with QuickStep's SOR-LCP method.
+
+    Island ``i`` has the rows ``seg[i]:seg[i + 1]`` (all rows: ``seg`` = [0, m]);
+    the per-row and per-body stages run over all islands in one pass each,
+    the sweeps island after island (the islands share no body; the
+    generator is drawn island after island), so the numbers are those of
+    solving the islands one by one in order.
 
     Arrays (row count m, island body count nb, global body count N):
       rows               :class:`Rows` of exactly m rows (read only):
@@ -381,9 +404,10 @@ def sor_lcp(
         c float64[m]       joint rhs, velocity units (erp * fps * error + speed)
         cfm float64[m]     joint cfm as given by the joints (not divided by h)
         lo, hi float64[m]  bounds; for friction rows hi is the coefficient
-        findex int[m]      -1 or the island-local row giving friction bounds
+        findex int[m]      -1 or the row giving friction bounds
       jb int[m, 2]       global body indices; jb[r, 1] == -1 for one body
-      bodies int[nb]     global indices of the island's bodies
+      seg int[k + 1]     the islands' first rows, then m
+      bodies int[nb]     global indices of the islands' bodies
       state              :class:`Bodies`; read: invmass float64[N] and lvel,
                          avel, facc, tacc float64[N, 3] (m/s, rad/s, N, N m)
       invI float64[N, 3, 3] world-frame inverse inertia
@@ -425,16 +449,20 @@ def sor_lcp(
     _free_motion_terms(bodies, invmass, invI, lvel, avel, facc, tacc, rh, cforce)
     # 2) scaled rows, M^-1 J^T and the relaxation factors.
     iwork = work.view(np.int64)
-    _prepare_rows(rows, jb, invmass, invI, cforce, rh, sor_w, work, iwork)
+    _prepare_rows(rows, jb, invmass, invI, cforce, rh, sor_w, work, iwork, seg)
     # 3) fc = M^-1 J^T lam for the starting lam (zero for ODE's cold start).
     for i in range(bodies.shape[0]):
         for k in range(6):
             cforce[bodies[i], k] = 0.0
-    _accumulate_fc(m, jb, findex, lam, work, cforce)
-    # 4) sweeps, with a random reshuffle of the records every REORDER_PERIOD.
-    for it in range(iterations):
-        if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
-            shuffle_order(iwork, m, rng_state, _REC)
-        _sweep(m, lam, cforce, work, iwork)
+    _accumulate_fc(seg, jb, findex, lam, work, cforce)
+    # 4) per island, sweeps with a random reshuffle of its records every
+    # REORDER_PERIOD
+    for i in range(seg.shape[0] - 1):
+        r0 = seg[i]
+        r1 = seg[i + 1]
+        for it in range(iterations):
+            if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
+                shuffle_order(iwork, r1 - r0, rng_state, _REC, r0)
+            _sweep(r0, r1, lam, cforce, work, iwork)
     # 5) report the constraint wrench per body.
     _constraint_wrench(m, J, jb, lam, bodies, cforce)

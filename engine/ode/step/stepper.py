@@ -83,32 +83,16 @@ def _warm_start(order, offsets, js, joints, lam) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _row_buffers(cap, quick):
-    """Row buffers for ``cap`` rows: the :class:`Rows`, their body pairs
-    (cap, 2), lambda (cap,) and the SOR work array (empty for dWorldStep)."""
+def _island_work(cap, maxj, nbody, quick):
+    """:class:`IslandWork` for islands of up to ``maxj`` joints and ``cap`` rows
+    among ``nbody`` body rows (the SOR work array empty unless ``quick``)."""
     sor = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
     rows = Rows(np.empty((cap, 12)), np.empty(cap), np.empty(cap), np.empty(cap),
                 np.empty(cap), np.empty(cap, dtype=np.int64))
-    return rows, np.empty((cap, 2), dtype=np.int64), np.empty(cap), sor
-
-
-@njit(cache=True, nogil=True)
-def _island_work(cap, maxj, nbody, quick):
-    """:class:`IslandWork` for islands of up to ``maxj`` joints and ``cap`` rows
-    among ``nbody`` body rows."""
-    rows, jb, lam, sor = _row_buffers(cap, quick)
-    return IslandWork(rows, jb, lam, sor, np.empty(maxj, dtype=np.int64),
+    return IslandWork(rows, np.empty((cap, 2), dtype=np.int64), np.empty(cap), sor,
                       np.empty(maxj, dtype=np.int64), np.empty(maxj, dtype=np.int64),
-                      np.empty(maxj + 1, dtype=np.int64), np.zeros((nbody, 6)),
-                      np.empty((9, 3)))
-
-
-@njit(cache=True, nogil=True)
-def _grown(work, cap, quick):
-    """``work`` with row buffers for ``cap`` rows (the per-joint buffers kept)."""
-    rows, jb, lam, sor = _row_buffers(cap, quick)
-    return IslandWork(rows, jb, lam, sor, work.ms, work.nubs, work.order, work.offsets,
-                      work.cforce, work.scratch)
+                      np.empty(maxj, dtype=np.int64), np.empty(maxj + 1, dtype=np.int64),
+                      np.zeros((nbody, 6)), np.empty((9, 3)))
 
 
 @njit(cache=True, nogil=True)
@@ -140,28 +124,125 @@ def _free_bodies(islands):
 
 
 @njit(cache=True, nogil=True)
-def _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state) -> None:
-    """Constraint forces of an island whose rows fill_island_rows put in
-    ``work`` (``nk`` joints with rows, at least one row; ``nub`` unbounded
-    rows first for Dantzig): λ, per-body Jᵀλ into ``work.cforce`` and the
-    joints' feedback."""
-    order = work.order[:nk]
-    offsets = work.offsets[:nk + 1]
-    m = offsets[nk]
-    rows = _sliced_rows(work.rows, m)
-    jb = work.jb[:m]
-    lam = work.lam[:m]
-    lam[:] = 0.0
-    if config.quick and config.warm:
-        _warm_start(order, offsets, js, joints, lam)
-    if config.quick:
-        sor_lcp(rows, jb, ib, bodies, masses.invI_world, config, rng_state, lam, work.cforce,
-                work.sor)
-    else:
-        exact_solve(rows, jb, nub, ib, bodies, masses.invI_world, config.h, lam, work.cforce)
+def _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
+                   scratch) -> None:
+    """dWorldQuickStep of every island with joints (:class:`Islands`), all at once.
+
+    The rows of all islands are built in one set of buffers, island after
+    island (``findex`` global row numbers), and :func:`sor_lcp` solves
+    them; the per-joint and per-row stages run once over all islands rather
+    than once per island, which is what a scene of many small islands (a
+    settled pile) spends its time on. The numbers are those of solving the
+    islands one by one in island order: islands share no body, and the
+    generator is drawn island after island. ``scratch`` (9, 3) work array.
+    """
+    h = config.h
+    bstart = islands.body_start
+    jstart = islands.joint_start
+    ni = bstart.shape[0] - 1
+    nj = jstart[ni]
+    js = islands.joint_rows[:nj]
+    ms = np.empty(nj, dtype=np.int64)
+    nubs = np.empty(nj, dtype=np.int64)
+    island_info1(js, joints, bodies, wp, ms, nubs)
+    order = np.empty(nj, dtype=np.int64)
+    nk, _nub = order_joints_into(nj, ms, nubs, False, order)
+    m = 0
+    for k in range(nk):
+        m += ms[order[k]]
+    work = IslandWork(Rows(np.empty((m, 12)), np.empty(m), np.empty(m), np.empty(m),
+                           np.empty(m), np.empty(m, dtype=np.int64)),
+                      np.empty((m, 2), dtype=np.int64), np.zeros(m),
+                      np.empty(sor_work_size(m, 0)), ms, nubs, order,
+                      np.empty(nk + 1, dtype=np.int64), np.zeros((table.count, 6)), scratch)
+    fill_island_rows(js, nk, joints, bodies, wp, work)
+    offsets = work.offsets
+    # islands with rows: their row segments and bodies (solved below);
+    # islands whose joints have no rows this step move freely now
+    seg = np.empty(ni + 1, dtype=np.int64)
+    solved = np.empty(bstart[ni], dtype=np.int64)
+    nseg = 0
+    nsolved = 0
+    seg[0] = 0
+    k = 0
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            continue
+        k0 = k
+        while k < nk and order[k] < jstart[isl + 1]:
+            k += 1
+        if offsets[k] > offsets[k0]:
+            nseg += 1
+            seg[nseg] = offsets[k]
+            for t in range(bstart[isl], bstart[isl + 1]):
+                solved[nsolved] = islands.body_rows[t]
+                nsolved += 1
+        else:
+            advance_island(islands.body_rows[bstart[isl]:bstart[isl + 1]], False, work.cforce, h,
+                           table.flags, bodies, masses.invI_world, damping)
+    lam = work.lam
+    if config.warm:
+        _warm_start(order[:nk], offsets, js, joints, lam)
+    sor_lcp(work.rows, work.jb, seg[:nseg + 1], solved[:nsolved], bodies,
+                    masses.invI_world, config, rng_state, lam, work.cforce, work.sor)
     for j in js:
         joints.nrows[j] = 0     # joints without rows this step keep their old feedback
-    _feedback(order, offsets, js, rows.J, lam, joints)
+    _feedback(order[:nk], offsets, js, work.rows.J, lam, joints)
+    # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
+    advance_island(solved[:nsolved], True, work.cforce, h, table.flags, bodies,
+                   masses.invI_world, damping)
+
+
+@njit(cache=True, nogil=True)
+def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
+                   work) -> None:
+    """dWorldStep of every island with joints (:class:`Islands`), island by
+    island: each island's rows (purely unbounded joints first) are solved
+    exactly; ``work`` :class:`IslandWork` for the largest island."""
+    h = config.h
+    bstart = islands.body_start
+    jstart = islands.joint_start
+    ni = bstart.shape[0] - 1
+    # bodies of the islands solved with rows, advanced in one batch at the end
+    # (their constraint wrenches stay in their own rows of work.cforce)
+    solved = np.empty(bstart[ni], dtype=np.int64)
+    nsolved = 0
+    for isl in range(ni):
+        if jstart[isl + 1] == jstart[isl]:
+            continue
+        ib = islands.body_rows[bstart[isl]:bstart[isl + 1]]
+        js = islands.joint_rows[jstart[isl]:jstart[isl + 1]]
+        nj = js.shape[0]
+        island_info1(js, joints, bodies, wp, work.ms, work.nubs)
+        need = 0
+        for i in range(nj):
+            need += work.ms[i]
+        if need > work.lam.shape[0]:
+            # a joint type with more than MAX_ROWS rows: grow the buffers
+            grown = _island_work(need, work.ms.shape[0], 0, False)
+            work = IslandWork(grown.rows, grown.jb, grown.lam, grown.sor, work.ms, work.nubs,
+                              work.order, work.offsets, work.cforce, work.scratch)
+        nk, nub = order_joints_into(nj, work.ms, work.nubs, True, work.order)
+        m = fill_island_rows(js, nk, joints, bodies, wp, work)
+        for j in js:
+            joints.nrows[j] = 0     # joints without rows this step keep their old feedback
+        if m == 0:
+            advance_island(ib, False, work.cforce, h, table.flags, bodies, masses.invI_world,
+                           damping)
+            continue
+        order = work.order[:nk]
+        offsets = work.offsets[:nk + 1]
+        rows = _sliced_rows(work.rows, m)
+        lam = work.lam[:m]
+        lam[:] = 0.0
+        exact_solve(rows, work.jb[:m], nub, ib, bodies, masses.invI_world, h, lam, work.cforce)
+        _feedback(order, offsets, js, rows.J, lam, joints)
+        for t in range(ib.shape[0]):
+            solved[nsolved + t] = ib[t]
+        nsolved += ib.shape[0]
+    # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
+    advance_island(solved[:nsolved], True, work.cforce, h, table.flags, bodies,
+                   masses.invI_world, damping)
 
 
 @njit(cache=True, nogil=True)
@@ -186,68 +267,36 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
     ad = AutoDisable(*ad_fields)
     joints = Joints(*joint_fields)
     h = config.h
-    quick = config.quick
     adjacency = build_adjacency(table.count, joints)
     auto_disable(table, bodies, ad, adjacency, h)
     islands = find_islands(table, adjacency, joints, bodies.invmass)
     bstart = islands.body_start
     jstart = islands.joint_start
     ni = bstart.shape[0] - 1
-    # work buffers for the largest island, reused by every island (no
-    # allocation per island); a joint has at most MAX_ROWS rows
-    maxj = 0
-    for isl in range(ni):
-        maxj = max(maxj, jstart[isl + 1] - jstart[isl])
-    cap = MAX_ROWS * maxj
-    work = _island_work(cap, maxj, table.count, quick)
+    scratch = np.empty((9, 3))
     # every island's bodies prepared in one batch, in island order: an island's
     # stages read and write only its own bodies, so preparing them all before
     # the first island is solved changes no value (one call, not one per island)
     prepare_island(islands.body_rows[:bstart[ni]], h, config.gravity, table.flags, bodies,
-                   masses, work.scratch)
+                   masses, scratch)
     # islands without joints (free bodies) are independent of everything else
     # and use no random numbers: step them all in one batch, in island order
     fb = _free_bodies(islands)
     if fb.shape[0] > 0:
-        advance_island(fb, False, work.cforce, h, table.flags, bodies, masses.invI_world,
+        advance_island(fb, False, np.empty((0, 6)), h, table.flags, bodies, masses.invI_world,
                        damping)
-    # bodies of the islands solved with rows, advanced in one batch at the end
-    # (their constraint wrenches stay in their own rows of work.cforce)
-    solved = np.empty(bstart[ni], dtype=np.int64)
-    nsolved = 0
-    for isl in range(ni):
-        if jstart[isl + 1] == jstart[isl]:
-            continue
-        ib = islands.body_rows[bstart[isl]:bstart[isl + 1]]
-        js = islands.joint_rows[jstart[isl]:jstart[isl + 1]]
-        m = 0
-        nk = 0
-        nub = 0
-        nj = js.shape[0]
-        if nj > 0:
-            island_info1(js, joints, bodies, wp, work.ms, work.nubs)
-            need = 0
-            for i in range(nj):
-                need += work.ms[i]
-            if need > cap:
-                # a joint type with more than MAX_ROWS rows: grow the buffers
-                cap = need
-                work = _grown(work, cap, quick)
-            nk, nub = order_joints_into(nj, work.ms, work.nubs, not quick, work.order)
-            m = fill_island_rows(js, nk, joints, bodies, wp, work)
-        if m > 0:
-            _solve_island(ib, js, nk, nub, config, bodies, masses, joints, work, rng_state)
-            for t in range(ib.shape[0]):
-                solved[nsolved + t] = ib[t]
-            nsolved += ib.shape[0]
-        else:
-            for j in js:
-                joints.nrows[j] = 0
-            advance_island(ib, False, work.cforce, h, table.flags, bodies, masses.invI_world,
-                           damping)
-    # v += h M⁻¹ (fe + Jᵀλ); w += I⁻¹ (τe + Jᵀλ) h; positions; clear forces
-    advance_island(solved[:nsolved], True, work.cforce, h, table.flags, bodies,
-                   masses.invI_world, damping)
+    if config.quick:
+        _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
+                       scratch)
+    else:
+        # work buffers for the largest island, reused by every island (no
+        # allocation per island); a joint has at most MAX_ROWS rows
+        maxj = 0
+        for isl in range(ni):
+            maxj = max(maxj, jstart[isl + 1] - jstart[isl])
+        work = _island_work(MAX_ROWS * maxj, maxj, table.count, False)
+        _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
+                       work)
     return ni
 
 

@@ -1,0 +1,154 @@
+"""Which contacts of a batched collision pass become joints (compiled).
+
+A near callback that decides pair by pair -- keep the pair or not, with
+which surface, and at most how many of its points -- is a lookup in a table
+of rule numbers indexed by the pair's owners (Webots' Solids, for
+`engine.sim.contact_batch`) and, for a pair that gave too many points, a
+choice of its deepest ones. These kernels do both for every candidate pair
+of a pass (`engine.ode.collision.batch.SpaceContacts`) in one call each,
+with the same result as deciding the pairs one by one in pair order.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+
+class ContactSelection(NamedTuple):
+    """The contacts :func:`select_contacts` keeps: per pair kept (q of them)
+    and per contact kept (s of them)."""
+
+    pairs: np.ndarray     #: (q, 2) int64 the pair's geoms
+    owners: np.ndarray    #: (q, 2) int64 the pair's owners
+    numbers: np.ndarray   #: (q,) int64 the pair's rule number
+    counts: np.ndarray    #: (q,) int64 contacts kept of the pair
+    pair_of: np.ndarray   #: (s,) int64 the contact's pair (index into ``pairs``)
+    source: np.ndarray    #: (s,) int64 the contact's index in the pass's rows
+    rows: np.ndarray      #: (s, 9) the contact rows
+    g1: np.ndarray        #: (s,) int64 the contact's first geom
+    g2: np.ndarray        #: (s,) int64 the contact's second geom
+    first_over: int       #: first pair (index into ``pairs``) over its limit, -1: none
+    first_over_count: int  #: the contacts that pair gave (0: none)
+
+
+@njit(cache=True, nogil=True)
+def pair_rule_numbers(counts, only, use_only, pairs, owner, table):
+    """The rule numbers of the candidate pairs that gave contacts.
+
+    ``counts (p,)`` contacts per candidate pair (negative or 0: none);
+    ``only (k,)`` int64 the pairs to consider when ``use_only`` (increasing,
+    each with contacts), else every pair with contacts; ``pairs (p, 2)``
+    geom indices; ``owner (g,)`` the owner (table index) of each geom, -1
+    for none; ``table (n + 1, n + 1)`` rule numbers per (owner 1, owner 2),
+    whose last row and column stand for "no owner".
+
+    Returns ``(live (k,), owner1 (k,), owner2 (k,), number (k,))`` int64:
+    the pairs, their owners and their table entries (the caller decides
+    the entries the table does not know yet).
+    """
+    if use_only:
+        live = only.copy()
+    else:
+        k = 0
+        for p in range(counts.shape[0]):
+            if counts[p] > 0:
+                k += 1
+        live = np.empty(k, dtype=np.int64)
+        k = 0
+        for p in range(counts.shape[0]):
+            if counts[p] > 0:
+                live[k] = p
+                k += 1
+    none = table.shape[0] - 1
+    n = live.shape[0]
+    owner1 = np.empty(n, dtype=np.int64)
+    owner2 = np.empty(n, dtype=np.int64)
+    number = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        a = owner[pairs[live[i], 0]]
+        b = owner[pairs[live[i], 1]]
+        owner1[i] = a
+        owner2[i] = b
+        number[i] = table[none if a < 0 else a, none if b < 0 else b]
+    return live, owner1, owner2, number
+
+
+@njit(cache=True, nogil=True)
+def _depth_rank(crow, start, n, c):
+    """Rank of contact ``start + c`` among the ``n`` contacts of its pair,
+    deepest first, ties in contact order (rows ``crow``, depth in column 6)."""
+    depth = crow[start + c, 6]
+    rank = 0
+    for d in range(n):
+        other = crow[start + d, 6]
+        if other > depth or (other == depth and d < c):
+            rank += 1
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow):
+    """The contacts of the pairs ``live`` (k,) (owners ``owner1``, ``owner2``
+    (k,)) whose rule ``number`` (k,) is not negative, at most
+    ``limit[number]`` per pair: the deepest, in contact order (ties: the
+    first), as a :class:`ContactSelection`.
+
+    ``counts (p,)``, ``pairs (p, 2)`` and ``crow (m, 9)`` (contact rows,
+    depth in column 6) are the pass's, whose contacts are grouped by pair
+    in pair order.
+    """
+    starts = np.empty(counts.shape[0] + 1, dtype=np.int64)
+    starts[0] = 0
+    for p in range(counts.shape[0]):
+        starts[p + 1] = starts[p] + max(counts[p], 0)
+    q = 0
+    s = 0
+    for i in range(live.shape[0]):
+        if number[i] >= 0:
+            q += 1
+            s += min(counts[live[i]], limit[number[i]])
+    kept_pairs = np.empty((q, 2), dtype=np.int64)
+    owners = np.empty((q, 2), dtype=np.int64)
+    numbers = np.empty(q, dtype=np.int64)
+    got = np.empty(q, dtype=np.int64)
+    pair_of = np.empty(s, dtype=np.int64)
+    source = np.empty(s, dtype=np.int64)
+    rows = np.empty((s, crow.shape[1]))
+    g1 = np.empty(s, dtype=np.int64)
+    g2 = np.empty(s, dtype=np.int64)
+    first_over = -1
+    first_over_count = 0
+    q = 0
+    s = 0
+    for i in range(live.shape[0]):
+        if number[i] < 0:
+            continue
+        p = live[i]
+        n = counts[p]
+        lim = limit[number[i]]
+        start = starts[p]
+        if n > lim and first_over < 0:
+            first_over = q
+            first_over_count = n
+        for c in range(n):
+            if n > lim and _depth_rank(crow, start, n, c) >= lim:
+                continue
+            pair_of[s] = q
+            source[s] = start + c
+            for t in range(crow.shape[1]):
+                rows[s, t] = crow[start + c, t]
+            g1[s] = pairs[p, 0]
+            g2[s] = pairs[p, 1]
+            s += 1
+        kept_pairs[q, 0] = pairs[p, 0]
+        kept_pairs[q, 1] = pairs[p, 1]
+        owners[q, 0] = owner1[i]
+        owners[q, 1] = owner2[i]
+        numbers[q] = number[i]
+        got[q] = min(n, lim)
+        q += 1
+    return ContactSelection(kept_pairs, owners, numbers, got, pair_of, source, rows, g1, g2,
+                            first_over, first_over_count)
