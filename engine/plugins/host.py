@@ -311,8 +311,10 @@ class PluginHost:
         fn = self.plugin.callbacks[_COLLIDE]
         owned = trackable(owned_objects(self.sim))
 
+        # called for every candidate pair (thousands per step): `running` is
+        # read as the two attributes behind it
         def judge(g1, g2) -> int:
-            if not self.running:
+            if not self.enabled or self.plugin is None:
                 return 0
             try:
                 result = fn(g1, g2)
@@ -322,7 +324,8 @@ class PluginHost:
             for obj in owned:
                 if not obj.alive:
                     self._check_objects(_COLLIDE)
-            if result.__class__ is int and 0 <= result <= 2 and self.running:
+            if result.__class__ is int and 0 <= result <= 2 and self.enabled \
+                    and self.plugin is not None:
                 return result
             return self._verdict(result)
 

@@ -264,14 +264,16 @@ class ContactHandler:
         space.locked = True
         try:
             with session as judge:
-                for p, (i, j) in enumerate(sc.pairs.tolist()):
-                    g1, g2 = geoms[i], geoms[j]
+                first = [geoms[i] for i in sc.pairs[:, 0].tolist()]
+                second = [geoms[j] for j in sc.pairs[:, 1].tolist()]
+                for p, g1, g2, touching in zip(range(len(first)), first, second, has_contacts,
+                                               strict=True):
                     result = judge(g1, g2)
                     if result:
                         handled.add((id(g1), id(g2)))
                         if result == 2:
                             colliding.update((g1, g2))
-                    elif has_contacts[p]:
+                    elif touching:
                         pending.append(p)
         finally:
             space.locked = False

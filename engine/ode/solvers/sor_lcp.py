@@ -200,53 +200,94 @@ def _prepare_island_rows(r0, r1, J, c, cfm, lo, hi, findex, jb, invmass, invI, f
         else:
             o = _REC * tail
             tail += 1
-        js = o + _R_JS
-        imj = o + _R_IMJ
+        # the row's numbers in locals first: ``work`` may alias the inputs as
+        # far as the compiler knows, so every store into it would otherwise
+        # reload them (the same operations in the same order either way)
+        j0, j1, j2, j3, j4, j5 = J[r, 0], J[r, 1], J[r, 2], J[r, 3], J[r, 4], J[r, 5]
         # b_r: ODE scales c by 1/h first, then adds the projected free motion.
         proj = 0.0
-        for k in range(6):
-            proj += J[r, k] * free[b1, k]
+        proj += j0 * free[b1, 0]
+        proj += j1 * free[b1, 1]
+        proj += j2 * free[b1, 2]
+        proj += j3 * free[b1, 3]
+        proj += j4 * free[b1, 4]
+        proj += j5 * free[b1, 5]
+        # M^-1 J^T for each side of the row, and the diagonal of A
+        im1 = invmass[b1]
+        m0 = im1 * j0
+        m1 = im1 * j1
+        m2 = im1 * j2
+        m3 = invI[b1, 0, 0] * j3 + invI[b1, 0, 1] * j4 + invI[b1, 0, 2] * j5
+        m4 = invI[b1, 1, 0] * j3 + invI[b1, 1, 1] * j4 + invI[b1, 1, 2] * j5
+        m5 = invI[b1, 2, 0] * j3 + invI[b1, 2, 1] * j4 + invI[b1, 2, 2] * j5
+        diag = 0.0
+        diag += m0 * j0
+        diag += m1 * j1
+        diag += m2 * j2
+        diag += m3 * j3
+        diag += m4 * j4
+        diag += m5 * j5
+        j6 = j7 = j8 = j9 = j10 = j11 = 0.0
+        m6 = m7 = m8 = m9 = m10 = m11 = 0.0
         if b2 >= 0:
-            for k in range(6):
-                proj += J[r, 6 + k] * free[b2, k]
+            j6, j7, j8 = J[r, 6], J[r, 7], J[r, 8]
+            j9, j10, j11 = J[r, 9], J[r, 10], J[r, 11]
+            proj += j6 * free[b2, 0]
+            proj += j7 * free[b2, 1]
+            proj += j8 * free[b2, 2]
+            proj += j9 * free[b2, 3]
+            proj += j10 * free[b2, 4]
+            proj += j11 * free[b2, 5]
+            im2 = invmass[b2]
+            m6 = im2 * j6
+            m7 = im2 * j7
+            m8 = im2 * j8
+            m9 = invI[b2, 0, 0] * j9 + invI[b2, 0, 1] * j10 + invI[b2, 0, 2] * j11
+            m10 = invI[b2, 1, 0] * j9 + invI[b2, 1, 1] * j10 + invI[b2, 1, 2] * j11
+            m11 = invI[b2, 2, 0] * j9 + invI[b2, 2, 1] * j10 + invI[b2, 2, 2] * j11
+            diag += m6 * j6
+            diag += m7 * j7
+            diag += m8 * j8
+            diag += m9 * j9
+            diag += m10 * j10
+            diag += m11 * j11
         b_r = c[r] * rh
         b_r += proj
         cfm_r = cfm[r] * rh
-        # M^-1 J^T for each side of the row.
-        im1 = invmass[b1]
-        for k in range(3):
-            work[imj + k] = im1 * J[r, k]
-        for k in range(3):
-            work[imj + 3 + k] = (invI[b1, k, 0] * J[r, 3] + invI[b1, k, 1] * J[r, 4]
-                                 + invI[b1, k, 2] * J[r, 5])
-        if b2 >= 0:
-            im2 = invmass[b2]
-            for k in range(3):
-                work[imj + 6 + k] = im2 * J[r, 6 + k]
-            for k in range(3):
-                work[imj + 9 + k] = (invI[b2, k, 0] * J[r, 9] + invI[b2, k, 1] * J[r, 10]
-                                     + invI[b2, k, 2] * J[r, 11])
-        else:
-            for k in range(6):
-                work[imj + 6 + k] = 0.0
-        # Diagonal of A and the relaxation factor.
-        diag = 0.0
-        for k in range(6):
-            diag += work[imj + k] * J[r, k]
-        if b2 >= 0:
-            for k in range(6):
-                diag += work[imj + 6 + k] * J[r, 6 + k]
+        # the relaxation factor; the scaled row (zeros for a missing body 2)
         ad = sor_w / (diag + cfm_r)
         work[o + _R_CFM] = cfm_r * ad
         work[o + _R_RHS] = b_r * ad
-        for k in range(6):
-            work[js + k] = J[r, k] * ad
+        js = o + _R_JS
+        work[js] = j0 * ad
+        work[js + 1] = j1 * ad
+        work[js + 2] = j2 * ad
+        work[js + 3] = j3 * ad
+        work[js + 4] = j4 * ad
+        work[js + 5] = j5 * ad
         if b2 >= 0:
-            for k in range(6):
-                work[js + 6 + k] = J[r, 6 + k] * ad
+            work[js + 6] = j6 * ad
+            work[js + 7] = j7 * ad
+            work[js + 8] = j8 * ad
+            work[js + 9] = j9 * ad
+            work[js + 10] = j10 * ad
+            work[js + 11] = j11 * ad
         else:
-            for k in range(6):
-                work[js + 6 + k] = 0.0
+            for k in range(6, 12):
+                work[js + k] = 0.0
+        imj = o + _R_IMJ
+        work[imj] = m0
+        work[imj + 1] = m1
+        work[imj + 2] = m2
+        work[imj + 3] = m3
+        work[imj + 4] = m4
+        work[imj + 5] = m5
+        work[imj + 6] = m6
+        work[imj + 7] = m7
+        work[imj + 8] = m8
+        work[imj + 9] = m9
+        work[imj + 10] = m10
+        work[imj + 11] = m11
         work[o + _R_LO] = lo[r]
         work[o + _R_HI] = hi[r]
         iwork[o + _R_B1] = b1
@@ -454,7 +495,10 @@ def sor_lcp(
     for i in range(bodies.shape[0]):
         for k in range(6):
             cforce[bodies[i], k] = 0.0
-    _accumulate_fc(seg, jb, findex, lam, work, cforce)
+    for r in range(m):
+        if lam[r] != 0.0:
+            _accumulate_fc(seg, jb, findex, lam, work, cforce)
+            break       # (a cold start's lam is all zeros: nothing to add)
     # 4) per island, sweeps with a random reshuffle of its records every
     # REORDER_PERIOD
     for i in range(seg.shape[0] - 1):
