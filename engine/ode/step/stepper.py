@@ -47,18 +47,22 @@ def _feedback(order, offsets, js, J, lam, joints) -> None:
     jfeedback = joints.feedback
     jlam = joints.lam
     jnrows = joints.nrows
+    acc = np.empty(12)
     for k in range(order.shape[0]):
         j = js[order[k]]
         r0 = offsets[k]
         r1 = offsets[k + 1]
-        for t in range(12):
-            jfeedback[j, t] = 0.0
         jnrows[j] = r1 - r0
+        # summed in a scratch row, row by row from zero, then stored once
+        for t in range(12):
+            acc[t] = 0.0
         for i in range(r0, r1):
             x = lam[i]
             jlam[j, i - r0] = x
             for t in range(12):
-                jfeedback[j, t] += J[i, t] * x
+                acc[t] += J[i, t] * x
+        for t in range(12):
+            jfeedback[j, t] = acc[t]
 
 
 #: Fraction of last step's joint forces QuickStep starts from when warm starting.
