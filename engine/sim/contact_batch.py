@@ -181,6 +181,7 @@ class PairRules:
         self._sparse: dict[tuple[int, int], int] = {}
         self.rules: list[PairRule] = []
         self._number: dict[tuple, int] = {}
+        self._by_surface: dict[tuple[int, bool], int] = {}
         self._arrays_for = -1
 
     def pair_numbers(self, sc: SpaceContacts, only: np.ndarray | None,
@@ -211,12 +212,17 @@ class PairRules:
         r1, r2 = self.records[a], self.records[b]
         if self._allowed(r1, r2):
             surface, swapped = self._surface_of(r1, r2)
-            mode, values, need_fdir = self._surfaces.row(surface, swapped)
-            key = (id(surface), mode, tuple(values), need_fdir)
-            number = self._number.get(key, -1)
+            # the rule of a (Surface, swapped) is always the same one: found
+            # by identity (the rules keep their Surfaces alive)
+            number = self._by_surface.get((id(surface), swapped), -1)
             if number < 0:
-                number = self._number[key] = len(self.rules)
-                self.rules.append(PairRule(surface, mode, values, need_fdir))
+                mode, values, need_fdir = self._surfaces.row(surface, swapped)
+                key = (id(surface), mode, tuple(values), need_fdir)
+                number = self._number.get(key, -1)
+                if number < 0:
+                    number = self._number[key] = len(self.rules)
+                    self.rules.append(PairRule(surface, mode, values, need_fdir))
+                self._by_surface[(id(surface), swapped)] = number
         if self._table is None:
             self._sparse[(a, b)] = number
         else:
