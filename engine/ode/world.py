@@ -17,6 +17,7 @@ from engine.ode import checks
 from engine.ode.bodystore import BodyStore
 from engine.ode.errors import ODEError
 from engine.ode.jointstore import JointStore
+from engine.ode.lifetime import note_destroyed
 
 #: largest dWorldSetQuickStepNumIterations accepted (ODE takes any int; 1e9
 #: iterations make one step run for hours, 1e300 does not fit the solver's counter)
@@ -136,6 +137,7 @@ def dWorldDestroy(w: World) -> None:
     for order in sorted(_TEARDOWN):
         _TEARDOWN[order](w)
     w.alive = False
+    note_destroyed()
 
 
 # --------------------------------------------------------------------------- parameters

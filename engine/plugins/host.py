@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from engine.ode.lifetime import DESTROYED
 from engine.plugins import discovery
 from engine.plugins.context import running
 from engine.plugins.faults import (
@@ -64,6 +65,7 @@ from engine.plugins.guard import (
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
 from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
+from engine.sim.contacts import judge_each
 
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
@@ -300,39 +302,52 @@ class PluginHost:
         return self._verdict(self._call(_COLLIDE, g1, g2))
 
     @contextmanager
-    def collide_session(self) -> Iterator[Callable[[object, object], int]]:
-        """`collide` for one whole collision pass: the watchdog times the pass
-        (not each pair) and the plugin is made current once; each call still
-        turns an exception into a fault and checks the simulation's objects.
-        A stop the watchdog delivers between two pairs ends the pass (a fault)."""
+    def collide_session(self) -> Iterator[Callable[[list, list, bytearray], None]]:
+        """`collide` for one whole collision pass: yields ``judge_pairs(first,
+        second, verdicts)``, which asks the plugin about the pairs
+        ``(first[k], second[k])`` in order and appends each verdict (0, 1 or 2)
+        to the bytearray ``verdicts`` as soon as it has it. The watchdog times
+        the pass (not each pair) and the plugin is made current once; each call
+        still turns an exception into a fault and checks the simulation's
+        objects. A stop the watchdog delivers between two pairs ends the pass
+        (a fault)."""
         if not self.running or not self.plugin.has(_COLLIDE):
-            yield self.collide
+            yield judge_each(self.collide)
             return
         fn = self.plugin.callbacks[_COLLIDE]
         owned = trackable(owned_objects(self.sim))
 
-        # called for every candidate pair (thousands per step): `running` is
-        # read as the two attributes behind it
-        def judge(g1, g2) -> int:
-            if not self.enabled or self.plugin is None:
-                return 0
-            try:
-                result = fn(g1, g2)
-            except BaseException as exc:  # as _call: sys.exit() must not end the app
-                self._fault(exc, _COLLIDE)
-                result = None
-            for obj in owned:
-                if not obj.alive:
-                    self._check_objects(_COLLIDE)
-            if result.__class__ is int and 0 <= result <= 2 and self.enabled \
-                    and self.plugin is not None:
-                return result
-            return self._verdict(result)
+        # runs for every candidate pair (thousands per step): `running` is read
+        # as the two attributes behind it, and the simulation's objects are
+        # looked at only when something was destroyed (and after the first call)
+        def judge_pairs(first: list, second: list, verdicts: bytearray) -> None:
+            append = verdicts.append
+            destroyed = DESTROYED
+            seen = destroyed.value - 1
+            for g1, g2 in zip(first, second, strict=True):
+                if not self.enabled or self.plugin is None:
+                    append(0)
+                    continue
+                try:
+                    result = fn(g1, g2)
+                except BaseException as exc:  # as _call: sys.exit() must not end the app
+                    self._fault(exc, _COLLIDE)
+                    result = None
+                if destroyed.value != seen:
+                    seen = destroyed.value
+                    for obj in owned:
+                        if not obj.alive:
+                            self._check_objects(_COLLIDE)
+                if result.__class__ is int and 0 <= result <= 2 and self.enabled \
+                        and self.plugin is not None:
+                    append(result)
+                else:
+                    append(self._verdict(result))
 
         previous = self.watchdog.enter(self.plugin.name, _COLLIDE)
         try:
             with running(self):
-                yield judge
+                yield judge_pairs
         except StepAborted:
             raise
         except BaseException as exc:

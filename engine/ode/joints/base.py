@@ -31,6 +31,7 @@ from engine.ode.joints.layout import (
     JF_REVERSE,
 )
 from engine.ode.joints.limot import LM_SIZE, limot_get, limot_init, limot_set
+from engine.ode.lifetime import note_destroyed
 from engine.ode.structs import dJointFeedback
 from engine.ode.world import TEARDOWN_JOINTS, World, register_teardown, world_of
 
@@ -311,6 +312,7 @@ def dJointGroupDestroy(group: JointGroup) -> None:
     """Empty the group and destroy it."""
     dJointGroupEmpty(group)
     group.alive = False
+    note_destroyed()
 
 
 def destroy_all_joints(world: World) -> None:

@@ -18,6 +18,7 @@ from engine.ode.body import body_of, dBodySetRotation
 from engine.ode.errors import ODEError
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import R_to_q, normalize4_inplace, q_to_R
+from engine.ode.lifetime import note_destroyed
 
 #: All 64 bits set: the default category and collide bits (C's ``~0UL``).
 ALL_BITS = (1 << 64) - 1
@@ -139,6 +140,7 @@ class Geom:
             self.body.geoms.remove(self)
             self.body = None
         self.alive = False
+        note_destroyed()
 
     def __repr__(self) -> str:
         return f"<{self.NAME} geom{'' if self.alive else ' destroyed'}>"
