@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtGui import QSurfaceFormat
 
 from app.render_threads import leave_a_core_for_the_engine
+from app.update_timing import paint_without_idle_delay
 
 
 def default_format() -> QSurfaceFormat:
@@ -29,12 +30,14 @@ def default_format() -> QSurfaceFormat:
 
 def set_default_format() -> QSurfaceFormat:
     """Install `default_format()` as Qt's default surface format and return it;
-    also limit the software renderer's threads (`app.render_threads`).
+    also limit the software renderer's threads (`app.render_threads`) and
+    have window updates delivered without Qt's idle delay (`app.update_timing`).
 
     Call it before the QApplication (or at least before any GL window or widget) is
     created; tests do it from tests/app/conftest.py at import time.
     """
     leave_a_core_for_the_engine()
+    paint_without_idle_delay()
     fmt = default_format()
     QSurfaceFormat.setDefaultFormat(fmt)
     return fmt

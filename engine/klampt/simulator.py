@@ -57,7 +57,7 @@ STATUS_STRINGS = {SimStatus.NORMAL: "normal",
                   SimStatus.UNSTABLE: "unstable",
                   SimStatus.ERROR: "error"}
 #: Version of what getState writes.
-STATE_FORMAT = 2
+STATE_FORMAT = 3
 _BODY_META = ("capacity", "count", "next_seq", "free")
 _JOINT_META = ("capacity", "count", "next_seq", "next_attach", "free_count")
 
