@@ -18,6 +18,7 @@ from engine.ode.constants import dJointTypeContact
 from engine.ode.joints import contact
 from engine.ode.joints.dispatch import joint_info1, joint_info2
 from engine.ode.kernels.bundles import IslandWork, Rows
+from engine.ode.solvers.sor_lcp import sor_work_size
 
 
 @njit(cache=True, nogil=True)
@@ -126,26 +127,45 @@ def fill_island_rows(js, nk, joints, bodies, wp, work):
 
 
 @njit(cache=True, nogil=True)
-def build_rows(js, joints, bodies, wp, unbounded_first):
-    """Rows of the island whose joints are ``js`` (rows of ``joints``).
+def assembled_rows(js, joints, bodies, wp, unbounded_first, with_sor, nbody, scratch):
+    """The rows of the joints ``js`` (rows of ``joints``, :class:`Joints`) in a
+    fresh :class:`IslandWork` sized for them: row counts (info1), the joints
+    with rows in solving order (purely unbounded joints first when
+    ``unbounded_first``), their rows filled (info2). ``with_sor``: with the
+    SOR work array for those rows; ``nbody`` body rows for ``cforce``;
+    ``scratch`` the (9, 3) work array it keeps. ``bodies`` :class:`Bodies`,
+    ``wp`` :class:`WorldParams`.
 
-    Returns ``(order, offsets, J (m,12), c, cfm, lo, hi, findex, jb (m,2), nub)``:
-    ``js[order[k]]`` owns rows ``offsets[k]:offsets[k+1]``.
+    Returns ``(work, nk, nub)``: ``js[work.order[k]]``, k < nk, owns rows
+    ``work.offsets[k]:work.offsets[k+1]``; nub unbounded rows lead.
     """
     n = js.shape[0]
     ms = np.zeros(n, dtype=np.int64)
     nubs = np.zeros(n, dtype=np.int64)
     island_info1(js, joints, bodies, wp, ms, nubs)
     order = np.empty(n, dtype=np.int64)
-    nk, nub_rows = order_joints_into(n, ms, nubs, unbounded_first, order)
-    total = 0
+    nk, nub = order_joints_into(n, ms, nubs, unbounded_first, order)
+    m = 0
     for k in range(nk):
-        total += ms[order[k]]
-    rows = Rows(np.empty((total, 12)), np.empty(total), np.empty(total), np.empty(total),
-                np.empty(total), np.empty(total, dtype=np.int64))
-    work = IslandWork(rows, np.empty((total, 2), dtype=np.int64), np.empty(0), np.empty(0),
-                      ms, nubs, order, np.zeros(nk + 1, dtype=np.int64),
-                      np.empty((0, 6)), np.empty((0, 3)))
+        m += ms[order[k]]
+    rows = Rows(np.empty((m, 12)), np.empty(m), np.empty(m), np.empty(m), np.empty(m),
+                np.empty(m, dtype=np.int64))
+    sor = np.empty(sor_work_size(m, 0)) if with_sor else np.empty(0)
+    work = IslandWork(rows, np.empty((m, 2), dtype=np.int64), np.zeros(m), sor, ms, nubs, order,
+                      np.zeros(nk + 1, dtype=np.int64), np.zeros((nbody, 6)), scratch)
     fill_island_rows(js, nk, joints, bodies, wp, work)
-    return (order[:nk], work.offsets, rows.J, rows.c, rows.cfm, rows.lo, rows.hi, rows.findex,
-            work.jb, nub_rows)
+    return work, nk, nub
+
+
+@njit(cache=True, nogil=True)
+def build_rows(js, joints, bodies, wp, unbounded_first):
+    """Rows of the island whose joints are ``js`` (rows of ``joints``).
+
+    Returns ``(order, offsets, J (m,12), c, cfm, lo, hi, findex, jb (m,2), nub)``:
+    ``js[order[k]]`` owns rows ``offsets[k]:offsets[k+1]``.
+    """
+    work, nk, nub = assembled_rows(js, joints, bodies, wp, unbounded_first, False, 0,
+                                   np.empty((0, 3)))
+    rows = work.rows
+    return (work.order[:nk], work.offsets, rows.J, rows.c, rows.cfm, rows.lo, rows.hi,
+            rows.findex, work.jb, nub)

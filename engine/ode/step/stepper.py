@@ -31,8 +31,13 @@ from engine.ode.kernels.bundles import (
     world_params,
 )
 from engine.ode.rng import RNG_STATE
-from engine.ode.solvers.sor_lcp import sor_lcp, sor_work_size
-from engine.ode.step.assemble import fill_island_rows, island_info1, order_joints_into
+from engine.ode.solvers.sor_lcp import sor_lcp
+from engine.ode.step.assemble import (
+    assembled_rows,
+    fill_island_rows,
+    island_info1,
+    order_joints_into,
+)
 from engine.ode.step.integrate import advance_island, prepare_island
 from engine.ode.step.islands import auto_disable, build_adjacency, find_islands
 from engine.ode.step.solve import exact_solve
@@ -87,13 +92,12 @@ def _warm_start(order, offsets, js, joints, lam) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _island_work(cap, maxj, nbody, quick):
-    """:class:`IslandWork` for islands of up to ``maxj`` joints and ``cap`` rows
-    among ``nbody`` body rows (the SOR work array empty unless ``quick``)."""
-    sor = np.empty(sor_work_size(cap, 0)) if quick else np.empty(0)
+def _island_work(cap, maxj, nbody):
+    """:class:`IslandWork` for dWorldStep's islands of up to ``maxj`` joints and
+    ``cap`` rows among ``nbody`` body rows (no SOR work array)."""
     rows = Rows(np.empty((cap, 12)), np.empty(cap), np.empty(cap), np.empty(cap),
                 np.empty(cap), np.empty(cap, dtype=np.int64))
-    return IslandWork(rows, np.empty((cap, 2), dtype=np.int64), np.empty(cap), sor,
+    return IslandWork(rows, np.empty((cap, 2), dtype=np.int64), np.empty(cap), np.empty(0),
                       np.empty(maxj, dtype=np.int64), np.empty(maxj, dtype=np.int64),
                       np.empty(maxj, dtype=np.int64), np.empty(maxj + 1, dtype=np.int64),
                       np.zeros((nbody, 6)), np.empty((9, 3)))
@@ -146,20 +150,8 @@ def _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, 
     ni = bstart.shape[0] - 1
     nj = jstart[ni]
     js = islands.joint_rows[:nj]
-    ms = np.empty(nj, dtype=np.int64)
-    nubs = np.empty(nj, dtype=np.int64)
-    island_info1(js, joints, bodies, wp, ms, nubs)
-    order = np.empty(nj, dtype=np.int64)
-    nk, _nub = order_joints_into(nj, ms, nubs, False, order)
-    m = 0
-    for k in range(nk):
-        m += ms[order[k]]
-    work = IslandWork(Rows(np.empty((m, 12)), np.empty(m), np.empty(m), np.empty(m),
-                           np.empty(m), np.empty(m, dtype=np.int64)),
-                      np.empty((m, 2), dtype=np.int64), np.zeros(m),
-                      np.empty(sor_work_size(m, 0)), ms, nubs, order,
-                      np.empty(nk + 1, dtype=np.int64), np.zeros((table.count, 6)), scratch)
-    fill_island_rows(js, nk, joints, bodies, wp, work)
+    work, nk, _nub = assembled_rows(js, joints, bodies, wp, False, True, table.count, scratch)
+    order = work.order
     offsets = work.offsets
     # islands with rows: their row segments and bodies (solved below);
     # islands whose joints have no rows this step move freely now
@@ -223,7 +215,7 @@ def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, 
             need += work.ms[i]
         if need > work.lam.shape[0]:
             # a joint type with more than MAX_ROWS rows: grow the buffers
-            grown = _island_work(need, work.ms.shape[0], 0, False)
+            grown = _island_work(need, work.ms.shape[0], 0)
             work = IslandWork(grown.rows, grown.jb, grown.lam, grown.sor, work.ms, work.nubs,
                               work.order, work.offsets, work.cforce, work.scratch)
         nk, nub = order_joints_into(nj, work.ms, work.nubs, True, work.order)
@@ -298,7 +290,7 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
         maxj = 0
         for isl in range(ni):
             maxj = max(maxj, jstart[isl + 1] - jstart[isl])
-        work = _island_work(MAX_ROWS * maxj, maxj, table.count, False)
+        work = _island_work(MAX_ROWS * maxj, maxj, table.count)
         _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
                        work)
     return ni
