@@ -257,7 +257,7 @@ class ContactHandler:
         def flush() -> None:
             start, stop = flushed[0], len(verdicts)
             flushed[0] = stop
-            judged = np.frombuffer(bytes(verdicts[start:stop]), dtype=np.uint8)
+            judged = np.frombuffer(verdicts[start:stop], dtype=np.uint8)   # (a copy)
             pending = np.flatnonzero((judged == 0) & has_contacts[start:stop]) + start
             if pending.size:
                 world.before_joint_creation = None
@@ -277,7 +277,7 @@ class ContactHandler:
             space.locked = False
             world.before_joint_creation = None
             # the pairs the hook handled (1) and those it said collide (2)
-            for p in np.flatnonzero(np.frombuffer(bytes(verdicts), dtype=np.uint8)).tolist():
+            for p in np.flatnonzero(np.frombuffer(verdicts[:], dtype=np.uint8)).tolist():
                 g1, g2 = first[p], second[p]
                 handled.add((id(g1), id(g2)))
                 if verdicts[p] == 2:

@@ -179,8 +179,8 @@ def _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, 
     lam = work.lam
     if config.warm:
         _warm_start(order[:nk], offsets, js, joints, lam)
-    sor_lcp(work.rows, work.jb, seg[:nseg + 1], solved[:nsolved], bodies,
-                    masses.invI_world, config, rng_state, lam, work.cforce, work.sor)
+    sor_lcp(work.rows, work.jb, seg[:nseg + 1], solved[:nsolved], bodies, masses.invI_world,
+            config, rng_state, lam, work.cforce, work.sor)
     for j in js:
         joints.nrows[j] = 0     # joints without rows this step keep their old feedback
     _feedback(order[:nk], offsets, js, work.rows.J, lam, joints)
@@ -190,15 +190,20 @@ def _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, 
 
 
 @njit(cache=True, nogil=True)
-def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
-                   work) -> None:
+def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints) -> None:
     """dWorldStep of every island with joints (:class:`Islands`), island by
     island: each island's rows (purely unbounded joints first) are solved
-    exactly; ``work`` :class:`IslandWork` for the largest island."""
+    exactly."""
     h = config.h
     bstart = islands.body_start
     jstart = islands.joint_start
     ni = bstart.shape[0] - 1
+    # work buffers for the largest island, reused by every island (no
+    # allocation per island); a joint has at most MAX_ROWS rows
+    maxj = 0
+    for isl in range(ni):
+        maxj = max(maxj, jstart[isl + 1] - jstart[isl])
+    work = _island_work(MAX_ROWS * maxj, maxj, table.count)
     # bodies of the islands solved with rows, advanced in one batch at the end
     # (their constraint wrenches stay in their own rows of work.cforce)
     solved = np.empty(bstart[ni], dtype=np.int64)
@@ -267,7 +272,6 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
     auto_disable(table, bodies, ad, adjacency, h)
     islands = find_islands(table, adjacency, joints, bodies.invmass)
     bstart = islands.body_start
-    jstart = islands.joint_start
     ni = bstart.shape[0] - 1
     scratch = np.empty((9, 3))
     # every island's bodies prepared in one batch, in island order: an island's
@@ -285,14 +289,7 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
         _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
                        scratch)
     else:
-        # work buffers for the largest island, reused by every island (no
-        # allocation per island); a joint has at most MAX_ROWS rows
-        maxj = 0
-        for isl in range(ni):
-            maxj = max(maxj, jstart[isl + 1] - jstart[isl])
-        work = _island_work(MAX_ROWS * maxj, maxj, table.count)
-        _exact_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
-                       work)
+        _exact_islands(islands, config, wp, table, bodies, masses, damping, joints)
     return ni
 
 
