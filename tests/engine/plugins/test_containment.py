@@ -106,6 +106,40 @@ def test_destroying_the_simulation_objects_is_a_fault_and_the_world_is_rebuilt(
     assert host.step() is True and sim.time_ms == time_ms + 10
 
 
+TWO_BOXES_ON_FLOOR = BOX_ON_FLOOR + """
+DEF BOX2 Solid {
+  translation 1 0 0.1
+  name "box2"
+  boundingObject Box { size 0.2 0.2 0.2 }
+  physics Physics { density -1 mass 1 }
+}
+"""
+COLLIDE_DESTROYS = """
+calls = []
+def webots_physics_collide(g1, g2):
+    calls.append(dWebotsGetTime())
+    if len(calls) == 1:
+        dJointGroupDestroy(dWebotsGetContactJointGroup())
+    return 0
+"""
+
+
+def test_destroying_an_object_in_collide_ends_the_pass_at_once(tmp_path) -> None:
+    # two candidate pairs (floor-box, floor-box2); the judged pass looks at the
+    # simulation's objects only after a destruction: the first call destroys the
+    # contact group, and the second pair is never asked
+    sim, host = make_host(tmp_path, plugin(top=COLLIDE_DESTROYS), nodes=TWO_BOXES_ON_FLOOR)
+    calls = host.plugin.module.calls
+    host.step()
+    assert calls == [0.0]
+    assert sim.paused and not host.running
+    assert "webots_physics_collide()" in sim.pause_message
+    assert "contact joint group" in sim.pause_message
+    time_ms = sim.time_ms
+    sim.resume()  # carry on without the plugin: the rebuilt world steps
+    assert host.step() is True and sim.time_ms == time_ms + 10 and calls == [0.0]
+
+
 def test_headless_run_reports_a_destroyed_world_without_a_traceback(tmp_path) -> None:
     write_plugin(tmp_path, "p", plugin(step="dWorldDestroy(dBodyGetWorld("
                                        "dWebotsGetBodyFromDEF('BOX')))"))
