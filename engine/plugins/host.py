@@ -45,7 +45,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from engine.ode.lifetime import DESTROYED
+import numpy as np
+
+from engine.ode.lifetime import listening
 from engine.plugins import discovery
 from engine.plugins.context import running
 from engine.plugins.faults import (
@@ -65,13 +67,19 @@ from engine.plugins.guard import (
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
 from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
-from engine.sim.contacts import judge_each
+from engine.sim.judged_pass import PairJudge, judge_each
+from engine.sim.verdicts import INVALID, plugin_verdicts, verdict_of
 
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
 #: Callbacks run inside a step (destroying the world there abandons the step).
 _COLLIDE = "webots_physics_collide"
 _STEP_CALLBACKS = (_COLLIDE, "webots_physics_step", "webots_physics_step_end")
+
+
+def _verdict_codes(results: list) -> np.ndarray:
+    """(len(results),) uint8: the verdicts of webots_physics_collide return values."""
+    return plugin_verdicts(results).codes
 
 
 class PluginHost:
@@ -302,52 +310,49 @@ class PluginHost:
         return self._verdict(self._call(_COLLIDE, g1, g2))
 
     @contextmanager
-    def collide_session(self) -> Iterator[Callable[[list, list, bytearray], None]]:
-        """`collide` for one whole collision pass: yields ``judge_pairs(first,
-        second, verdicts)``, which asks the plugin about the pairs
-        ``(first[k], second[k])`` in order and appends each verdict (0, 1 or 2)
-        to the bytearray ``verdicts`` as soon as it has it. The watchdog times
-        the pass (not each pair) and the plugin is made current once; each call
-        still turns an exception into a fault and checks the simulation's
-        objects. A stop the watchdog delivers between two pairs ends the pass
-        (a fault)."""
+    def collide_session(self) -> Iterator[PairJudge]:
+        """`collide` for one whole collision pass: yields a `PairJudge` whose
+        ``ask(first, second, results)`` asks the plugin about the pairs
+        ``(first[k], second[k])`` in order, appending each return value to
+        ``results`` as it comes, and whose ``verdicts`` reads them
+        (`engine.sim.verdicts`). The watchdog times the pass (not each pair)
+        and the plugin is made current once. An exception in a call, or a stop
+        the watchdog delivers, is a fault that ends the pass; destroying one of
+        the simulation's objects ends it after that call (and abandons the
+        step); a return value that is no verdict is a fault reported once the
+        pass is over (its pair gets 0)."""
         if not self.running or not self.plugin.has(_COLLIDE):
             yield judge_each(self.collide)
             return
         fn = self.plugin.callbacks[_COLLIDE]
         owned = trackable(owned_objects(self.sim))
 
-        # runs for every candidate pair (thousands per step): `running` is read
-        # as the two attributes behind it, and the simulation's objects are
-        # looked at only when something was destroyed (and after the first call)
-        def judge_pairs(first: list, second: list, verdicts: bytearray) -> None:
-            append = verdicts.append
-            destroyed = DESTROYED
-            seen = destroyed.value - 1
-            for g1, g2 in zip(first, second, strict=True):
-                if not self.enabled or self.plugin is None:
-                    append(0)
-                    continue
-                try:
-                    result = fn(g1, g2)
-                except BaseException as exc:  # as _call: sys.exit() must not end the app
-                    self._fault(exc, _COLLIDE)
-                    result = None
-                if destroyed.value != seen:
-                    seen = destroyed.value
-                    for obj in owned:
-                        if not obj.alive:
-                            self._check_objects(_COLLIDE)
-                if result.__class__ is int and 0 <= result <= 2 and self.enabled \
-                        and self.plugin is not None:
-                    append(result)
-                else:
-                    append(self._verdict(result))
+        def ask(first: list, second: list, results: list) -> None:
+            pairs = iter(first)
+
+            def end_pass_if_owned_destroyed() -> None:
+                # runs inside the plugin's destroy call: running the pairs'
+                # iterator to its end ends the loop once the call returns
+                if not all(obj.alive for obj in owned):
+                    pairs.__setstate__(len(first))
+
+            try:
+                with listening(end_pass_if_owned_destroyed):
+                    # thousands of pairs a step: one C loop, each return value
+                    # appended as soon as the call returns (list.extend keeps
+                    # those given before an exception)
+                    results.extend(map(fn, pairs, second))
+            except BaseException as exc:  # as _call: sys.exit() must not end the app
+                self._fault(exc, _COLLIDE)
+            self._check_objects(_COLLIDE)
+            bad = plugin_verdicts(results).first_invalid
+            if bad >= 0:
+                self._verdict(results[bad])
 
         previous = self.watchdog.enter(self.plugin.name, _COLLIDE)
         try:
             with running(self):
-                yield judge_pairs
+                yield PairJudge(ask, _verdict_codes)
         except StepAborted:
             raise
         except BaseException as exc:
@@ -357,14 +362,16 @@ class PluginHost:
             self.watchdog.leave(previous)
 
     def _verdict(self, result) -> int:
-        """0, 1 or 2 from what webots_physics_collide returned (a fault if not an int)."""
-        if result is None or not self.running:
+        """0, 1 or 2 from what webots_physics_collide returned (a fault if it is
+        no verdict: `engine.sim.verdicts`)."""
+        if not self.running:
             return 0
-        if isinstance(result, bool) or not isinstance(result, int):
+        verdict = verdict_of(result)
+        if verdict == INVALID:
             self._fault(TypeError(f"webots_physics_collide() must return 0, 1 or 2, not "
                                   f"{result!r}"), _COLLIDE)
             return 0
-        return 2 if result == 2 else (1 if result else 0)
+        return verdict
 
     def draw(self, pass_: int, view: str | None = None, timeout: float = 0.1) -> bool:
         """Run ``webots_physics_draw(pass_, view)`` while no step is in progress

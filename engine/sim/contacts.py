@@ -38,8 +38,8 @@ from engine.sim.contact_batch import (
     SolidIndex,
     SurfaceRows,
     batched_contacts,
-    default_contact_joints,
 )
+from engine.sim.judged_pass import JudgedPass, judge_each
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
 MAX_POINTS = 1000
@@ -236,55 +236,20 @@ class ContactHandler:
 
     def _judged_batch(self, hook: Callable[[object, object], int]) -> ContactBatch:
         """The hook's verdict on every candidate pair, in dSpaceCollide's order,
-        then default contacts in bulk for the pairs it left (returned 0).
-
-        The joints come out in the per-pair path's order: the default contacts
-        of the pairs judged so far are made just before the hook creates a
-        joint (``World.before_joint_creation``). The narrow phase runs for
-        every pair before the hook sees them (decision 0025)."""
+        then default contacts in bulk for the pairs it left (returned 0), in the
+        per-pair path's joint order (`engine.sim.judged_pass`)."""
         space = self.model.space
-        world = self.model.ode_world
-        sc = space_contacts(space, MAX_POINTS, skip_joined=True)
-        geoms = sc.ga.geoms
-        first = [geoms[i] for i in sc.pairs[:, 0].tolist()]
-        second = [geoms[j] for j in sc.pairs[:, 1].tolist()]
-        has_contacts = sc.counts > 0
-        # the hook's verdicts, appended pair by pair as it gives them (0, 1, 2)
-        verdicts = bytearray()
-        flushed = [0]   # the pairs before this one have their default contacts
-        batches: list[ContactBatch] = []
-
-        def flush() -> None:
-            start, stop = flushed[0], len(verdicts)
-            flushed[0] = stop
-            judged = np.frombuffer(verdicts[start:stop], dtype=np.uint8)   # (a copy)
-            pending = np.flatnonzero((judged == 0) & has_contacts[start:stop]) + start
-            if pending.size:
-                world.before_joint_creation = None
-                batches.append(default_contact_joints(sc, pending.astype(np.int64), world,
-                                                      self.group, self._how))
-                world.before_joint_creation = flush
-
-        handled, colliding = self.handled, self.colliding
-        session = self.collide_session() if self.collide_session else nullcontext(
-            judge_each(hook))
-        world.before_joint_creation = flush
+        judged = JudgedPass(space_contacts(space, MAX_POINTS, skip_joined=True),
+                            self.model.ode_world, self.group, self._how)
+        session = (self.collide_session() if self.collide_session
+                   else nullcontext(judge_each(hook)))
         space.locked = True
         try:
-            with session as judge_pairs:
-                judge_pairs(first, second, verdicts)
+            with session as judge:
+                judged.ask(judge, self.handled, self.colliding)
         finally:
             space.locked = False
-            world.before_joint_creation = None
-            # the pairs the hook handled (1) and those it said collide (2)
-            for p in np.flatnonzero(np.frombuffer(verdicts[:], dtype=np.uint8)).tolist():
-                g1, g2 = first[p], second[p]
-                handled.add((id(g1), id(g2)))
-                if verdicts[p] == 2:
-                    colliding.update((g1, g2))
-        flush()
-        world.before_joint_creation = None
-        return ContactBatch.joined(batches, self.model.solids)
+        return judged.finish(self.model.solids)
 
     def run_hook_only(self, hook: Callable[[object, object], int] | None
                       ) -> set[tuple[int, int]]:
@@ -400,19 +365,6 @@ def material_pairs(nodes) -> dict[tuple[str, str], tuple[object, bool]]:
         for key, swapped in ((pair, False), (pair[::-1], True)):
             table.setdefault(key, (node, swapped))
     return table
-
-
-def judge_each(hook: Callable[[object, object], int]) -> Callable[[list, list, bytearray],
-                                                                   None]:
-    """A ``judge_pairs(first, second, verdicts)`` (see
-    `engine.plugins.host.PluginHost.collide_session`) asking ``hook(g1, g2)``
-    about each pair in turn and appending its verdict to ``verdicts``: 2 for
-    2 (handled, colliding), 1 for anything else true (handled), else 0."""
-    def judge_pairs(first: list, second: list, verdicts: bytearray) -> None:
-        for g1, g2 in zip(first, second, strict=True):
-            result = hook(g1, g2)
-            verdicts.append(2 if result == 2 else 1 if result else 0)
-    return judge_pairs
 
 
 def solids_may_touch(r1, r2) -> bool:

@@ -48,19 +48,21 @@ _AABB_KIND = {dSphereClass: AABB_SPHERE, dBoxClass: AABB_BOX, dCapsuleClass: AAB
 class GeomArrays:
     """A list of geoms as arrays, built once per collision pass.
 
-    ``geoms`` the list (n); ``cls (n,)`` int64 class ids; ``pos (n, 3)`` m and
-    ``R (n, 3, 3)`` world poses (exact copies of ``g.pos``/``g.R``);
-    ``size (n, 4)`` shape parameters (see :func:`primitive_aabbs`, zeros for
-    other classes); ``body (n,)`` body row or -1; ``world`` the one world of
-    all the bodies (None if there are none or several); ``bkey (n,)`` int64
-    equal for geoms of the same body, -1 without one; ``enabled (n,)`` bool;
-    ``cat``, ``col (n,)`` uint64 bits; ``aabb (n, 6)`` bounds in metres, grown by
-    each geom's boundary-layer ``padding`` (engine.contact.padding);
+    ``geoms`` the list (n) and ``objects`` the same geoms as an (n,) object
+    array (fancy indexing picks the geoms of many pairs at once); ``cls (n,)``
+    int64 class ids; ``pos (n, 3)`` m and ``R (n, 3, 3)`` world poses (exact
+    copies of ``g.pos``/``g.R``); ``size (n, 4)`` shape parameters (see
+    :func:`primitive_aabbs`, zeros for other classes); ``body (n,)`` body row
+    or -1; ``world`` the one world of all the bodies (None if there are none or
+    several); ``bkey (n,)`` int64 equal for geoms of the same body, -1 without
+    one; ``enabled (n,)`` bool; ``cat``, ``col (n,)`` uint64 bits; ``aabb (n,
+    6)`` bounds in metres, grown by each geom's boundary-layer ``padding``
+    (engine.contact.padding);
     ``user_classes``: some geom is of a user class (whose ``aabb_test`` may
     rule pairs out).
     """
 
-    __slots__ = ("geoms", "cls", "pos", "R", "size", "body", "world", "bkey", "enabled",
+    __slots__ = ("geoms", "objects", "cls", "pos", "R", "size", "body", "world", "bkey", "enabled",
                  "cat", "col", "aabb", "user_classes")
 
     def broad(self) -> tuple:
@@ -90,7 +92,7 @@ class GatherCache:
     from the geoms again; otherwise they are read and the arrays of the
     attributes that are not the same objects / equal values are remade."""
 
-    __slots__ = ("geoms", "edits", "cls", "user_classes", "cls_list", "kind", "by_kind",
+    __slots__ = ("geoms", "objects", "edits", "cls", "user_classes", "cls_list", "kind", "by_kind",
                  "bodies", "offsets", "body", "world", "mixed", "bkey", "direct", "direct_rows",
                  "flags", "enabled", "cat", "col", "size_src", "size", "generic", "pad", "padded",
                  "offsets_R", "offset_idx", "offset_rows", "offset_pos", "offset_rot",
@@ -188,6 +190,7 @@ def gather(geoms: list, cache: GatherCache | None = None) -> GeomArrays:
         aabb[c.padded, 1::2] += grow
     ga = GeomArrays()
     ga.geoms = geoms
+    ga.objects = c.objects
     ga.cls, ga.user_classes = c.cls, c.user_classes
     ga.enabled, ga.cat, ga.col = c.enabled, c.cat, c.col
     ga.pos, ga.R, ga.size, ga.aabb = pos, R, c.size, aabb
@@ -201,6 +204,7 @@ def _read_geoms(c: GatherCache, geoms: list) -> None:
     n = len(geoms)
     if c.geoms is None or not _same(c.geoms, geoms):
         c.geoms = list(geoms)
+        c.objects = np.fromiter(geoms, dtype=object, count=n)  # never looks inside a geom
         c.cls_list = list(map(_CLASS, geoms))
         c.cls = np.array(c.cls_list, dtype=np.int64).reshape(n)
         c.user_classes = bool(np.any(c.cls >= dFirstUserClass))
