@@ -8,12 +8,24 @@ rule): it steps every bundled world (resources/worlds) with its plugin, with
 both steppers, so the kernels a world needs are compiled before the app
 opens, and prints its progress (worlds done, kernels compiled, time).
 
+On a machine with two CPUs or more the compilation runs in two processes
+at first: a helper process (``python -m engine.warmup --collisions``) runs
+the collision pass of every world (`Simulation.collision_pass`, no step)
+while this one compiles the step's kernels on a small world of its own
+(`warm_step_kernels`); the two sets share no kernel and took about the same
+time. Then the worlds are stepped as above, their kernels mostly in the
+cache by then. numba writes each cache entry whole (a temporary file
+renamed), so the two processes never see a half-written one; an entry both
+happen to compile is compiled twice, nothing worse.
+
 A world that fails is reported and skipped: the warm-up never fails an
 installation (the test suite finds real errors).
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -21,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from engine import ode
 from engine.numba_cache import CompileEvent, watch_compiles
 from engine.plugins import PluginHost
 from engine.sim.simulation import Simulation
@@ -88,8 +101,80 @@ def _compiled(events: list[CompileEvent]) -> int:
     return events[-1].finished if events else 0
 
 
-def main(out: TextIO = sys.stdout) -> int:
-    """Warm every bundled world's kernels, printing progress; always 0."""
+def warm_step_kernels() -> None:
+    """Compile the step's kernels with no world file: two bodies joined by a
+    ball joint, one dWorldStep and one dWorldQuickStep (the step kernel holds
+    every joint type's rows and both solvers, whatever the world)."""
+    world = ode.dWorldCreate()
+    try:
+        bodies = []
+        for x in (0.0, 1.0):
+            body = ode.dBodyCreate(world)
+            mass = ode.dMass()
+            ode.dMassSetSphere(mass, 1000.0, 0.1)
+            ode.dBodySetMass(body, mass)
+            ode.dBodySetPosition(body, x, 0.0, 1.0)
+            bodies.append(body)
+        joint = ode.dJointCreateBall(world, None)
+        ode.dJointAttach(joint, *bodies)
+        ode.dJointSetBallAnchor(joint, 0.5, 0.0, 1.0)
+        ode.dWorldStep(world, 0.01)
+        ode.dWorldQuickStep(world, 0.01)
+    finally:
+        ode.dWorldDestroy(world)
+
+
+def warm_collisions(worlds: list[Path] | None = None) -> int:
+    """Run the collision pass of each world (default: every bundled world) once
+    with its plugin, without stepping; returns the kernels compiled. Worlds
+    that fail are skipped."""
+    paths = sorted(WORLDS_DIR.glob("*.wbt")) if worlds is None else list(worlds)
+    kernels: list[CompileEvent] = []
+    with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
+        for path in paths:
+            try:
+                sim = Simulation(str(path))
+                host = PluginHost(sim, env={})
+                try:
+                    host.load_world_plugin()
+                    sim.collision_pass()
+                finally:
+                    host.close()
+                    sim.model.destroy()
+            except Exception:  # noqa: BLE001, S112 - the stepping pass reports failures
+                continue
+    return _compiled(kernels)
+
+
+def _helper_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _start_collision_helper() -> subprocess.Popen | None:
+    """The helper process compiling the collision kernels, or None (one CPU,
+    or it could not start)."""
+    if _helper_cpus() < 2:
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "engine.warmup", "--collisions"],
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    except OSError:
+        return None
+
+
+def main(out: TextIO = sys.stdout, argv: tuple[str, ...] = ()) -> int:
+    """Warm every bundled world's kernels, printing progress; always 0.
+    ``argv`` ``("--collisions",)``: only the collision passes (the helper
+    process's part)."""
+    if "--collisions" in argv:
+        t0 = time.monotonic()
+        compiled = warm_collisions()
+        out.write(f"{compiled} collision kernels compiled in {time.monotonic() - t0:.0f} s\n")
+        return 0
     out.write("Preparing the physics engine: compiling its kernels once (a few minutes on a "
               "fresh machine, seconds when they are cached)...\n")
     out.flush()
@@ -98,12 +183,26 @@ def main(out: TextIO = sys.stdout) -> int:
         out.write(f"  {text}\n")
         out.flush()
 
+    t0 = time.monotonic()
+    helper = _start_collision_helper()
+    if helper is not None:
+        say("compiling the collision kernels in a second process, the step's here")
+    kernels: list[CompileEvent] = []
+    with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
+        try:
+            warm_step_kernels()
+        except Exception as exc:  # noqa: BLE001 - the stepping pass compiles what is left
+            say(f"step kernels: skipped ({type(exc).__name__}: {exc})")
+    say(f"step kernels: {_compiled(kernels)} compiled, {time.monotonic() - t0:.0f} s")
+    if helper is not None:
+        said, _ = helper.communicate()
+        last = said.strip().splitlines()[-1] if said.strip() else f"exit status {helper.returncode}"
+        say(f"collision kernels: {last}, {time.monotonic() - t0:.0f} s")
     report = warm_up(progress=say)
-    out.write(f"Physics engine ready: {report.compiled} kernels compiled in "
-              f"{report.seconds:.0f} s ({len(report.worlds)} worlds"
-              f"{f', {len(report.failed)} skipped' if report.failed else ''}).\n")
+    out.write(f"Physics engine ready in {time.monotonic() - t0:.0f} s ({len(report.worlds)} "
+              f"worlds{f', {len(report.failed)} skipped' if report.failed else ''}).\n")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(argv=tuple(sys.argv[1:])))

@@ -321,16 +321,11 @@ class Simulation:
         _call(self.before_collide)
         w = self.model.ode_world
         world_step = ode.dWorldQuickStep if self.stepper == "quickstep" else ode.dWorldStep
+        self._collide()
+        _call(self.after_collide)
         if self._robust is not None:
-            self._robust.handled = self._handler.run_hook_only(self.collide_hook)
-            _call(self.after_collide)
             self._robust.advance(w, dt, world_step, self._body_rows())
         else:
-            self._handler.collide_hook = self.collide_hook
-            self._handler.collide_session = self.collide_session
-            self._handler.record_feedback = self.record_contact_feedback
-            self._handler.run(self.time_ms)
-            _call(self.after_collide)
             world_step(w, dt)
             self._handler.capture_forces()
         self.motors.post_step(dt)
@@ -351,6 +346,28 @@ class Simulation:
         if self.robots is not None:
             self.robots.answer(dt)
         return True
+
+    def collision_pass(self) -> None:
+        """Stage 2 of a step alone, as if a step began now: the collide hook and
+        the default contacts (the collide hook alone with robust contacts),
+        then both contact groups are emptied. Nothing moves and the time
+        stays; the last step's contacts are replaced by these. `engine.warmup`
+        compiles the collision kernels this way, in a process of its own."""
+        self._collide()
+        ode.dJointGroupEmpty(self.contact_group)
+        ode.dJointGroupEmpty(self.plugin_contact_group)
+
+    def _collide(self) -> None:
+        """The collide hook for every candidate pair, then default contacts into
+        `contact_group` (the hook alone with robust contacts: their contacts
+        are made by the robust stepper)."""
+        if self._robust is not None:
+            self._robust.handled = self._handler.run_hook_only(self.collide_hook)
+            return
+        self._handler.collide_hook = self.collide_hook
+        self._handler.collide_session = self.collide_session
+        self._handler.record_feedback = self.record_contact_feedback
+        self._handler.run(self.time_ms)
 
     def run(self, duration_s: float) -> int:
         """Step until ``duration_s`` of simulated time has passed or a pause; steps done."""

@@ -37,3 +37,18 @@ def test_the_bundled_worlds_warm_up_without_failures():
     text = out.getvalue()
     assert "skipped" not in text
     assert text.rstrip().endswith(f"({len(list(warmup.WORLDS_DIR.glob('*.wbt')))} worlds).")
+
+
+def test_the_helper_part_runs_collision_passes_only(tmp_path):
+    good = tmp_path / "good.wbt"
+    good.write_text(WORLD)
+    broken = tmp_path / "broken.wbt"
+    broken.write_text("#VRML_SIM R2023b utf8\nSolid { translation 0 0 }\n")
+    assert warmup.warm_collisions([broken, good]) >= 0  # the broken world is skipped
+    out = io.StringIO()
+    assert warmup.main(out, ("--collisions",)) == 0
+    assert "collision kernels compiled in" in out.getvalue()
+
+
+def test_the_step_kernels_warm_up_on_a_world_of_their_own():
+    warmup.warm_step_kernels()  # raises if the small world cannot be stepped

@@ -233,3 +233,18 @@ def test_reload_of_an_in_memory_world_starts_from_the_initial_fields() -> None:
     assert sim.body_from_def("P") is not old_body
     assert sim.world.find_solid_by_def("P").get("translation") == (0.0, 0.0, 1.0)
     assert np.allclose(ode.dBodyGetPosition(sim.body_from_def("P")), [0, 0, 1])
+
+
+def test_a_collision_pass_alone_makes_contacts_but_moves_nothing() -> None:
+    sim = make_sim("""
+        Solid { boundingObject Plane { } }
+        DEF BOX Solid { translation 0 0 0.049 boundingObject Box { size 0.1 0.1 0.1 }
+                        physics Physics { } }
+    """)
+    box = sim.body_from_def("BOX")
+    before = ode.dBodyGetPosition(box).copy()
+    sim.collision_pass()
+    assert len(sim.contacts) == 4  # the box's four bottom corners
+    assert sim.time_ms == 0.0
+    assert np.array_equal(ode.dBodyGetPosition(box), before)
+    assert ode.dBodyGetNumJoints(box) == 0  # the contact joints were dropped again
