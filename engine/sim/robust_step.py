@@ -118,6 +118,17 @@ class RobustStepper:
         self.contacts = RobustContacts()
         self.status = SimStatus.NORMAL
 
+    def contact_pass(self, world, h: float) -> int:
+        """The contacts a sub-step of ``h`` [s] would make now (the detection
+        of the current poses, less the pairs the plugin handled) and their
+        pair margins, made and dropped again: nothing moves
+        (`Simulation.collision_pass`). Returns how many contacts were made."""
+        detection = self._current_detection(world)
+        made = len(make_robust_contacts(world, self.group, detection, h, self.options))
+        pair_margins(detection)
+        ode.dJointGroupEmpty(self.group)
+        return made
+
     # ---------------------------------------------------------------- step
     def advance(self, world, dt: float, world_step: Callable[[object, float], None],
                 body_rows: np.ndarray) -> None:

@@ -347,15 +347,19 @@ class Simulation:
             self.robots.answer(dt)
         return True
 
-    def collision_pass(self) -> None:
+    def collision_pass(self) -> int:
         """Stage 2 of a step alone, as if a step began now: the collide hook and
-        the default contacts (the collide hook alone with robust contacts),
-        then both contact groups are emptied. Nothing moves and the time
-        stays; the last step's contacts are replaced by these. `engine.warmup`
-        compiles the collision kernels this way, in a process of its own."""
+        the default contacts (with robust contacts: the hook, then the robust
+        contacts of a sub-step of `dt`), then the contact groups are emptied.
+        Nothing moves and the time stays. Returns the number of contacts
+        made (`contacts` lists the default ones). `engine.warmup` compiles
+        the collision kernels this way, in a process of its own."""
         self._collide()
+        made = (len(self.contacts) if self._robust is None
+                else self._robust.contact_pass(self.model.ode_world, self.dt))
         ode.dJointGroupEmpty(self.contact_group)
         ode.dJointGroupEmpty(self.plugin_contact_group)
+        return made
 
     def _collide(self) -> None:
         """The collide hook for every candidate pair, then default contacts into

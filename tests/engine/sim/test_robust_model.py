@@ -263,3 +263,13 @@ def test_robust_runs_are_bit_identical_and_states_resume_exactly() -> None:
     sim.load_state(saved)
     again = run(sim, 100)
     assert first.tobytes() == again.tobytes()
+
+
+def test_a_collision_pass_alone_makes_robust_contacts_but_moves_nothing() -> None:
+    sim = make_sim(FLOOR + _cube(0.0525), _info())
+    box = sim.body_from_def("CUBE")
+    before = ode.dBodyGetPosition(box).copy()
+    assert sim.collision_pass() >= 4  # the cube's bottom face on the floor
+    assert sim.time_ms == 0.0
+    assert np.array_equal(ode.dBodyGetPosition(box), before)
+    assert ode.dBodyGetNumJoints(box) == 0
