@@ -37,6 +37,7 @@ from engine import ode
 from engine.numba_cache import CompileEvent, watch_compiles
 from engine.plugins import PluginHost
 from engine.sim.simulation import Simulation
+from engine.world import parse_world
 
 #: The bundled worlds.
 WORLDS_DIR = Path(__file__).resolve().parents[1] / "resources" / "worlds"
@@ -124,16 +125,41 @@ def warm_step_kernels() -> None:
         ode.dWorldDestroy(world)
 
 
+#: Shapes resting on a mesh and a plane under robust contacts: a bundled world
+#: may start with nothing touching, and a collision pass then compiles none of
+#: the robust contact kernels (they run per pair).
+ROBUST_SHAPES = """#VRML_SIM R2025a utf8
+WorldInfo { info [ "odeon: contacts robust" ] }
+Solid { name "plane" boundingObject Plane { size 10 10 } }
+Solid { name "mesh" boundingObject IndexedFaceSet {
+  coord Coordinate { point [ -5 -5 0, 5 -5 0, 5 5 0, -5 5 0 ] }
+  coordIndex [ 0 1 2 -1 0 2 3 -1 ] } }
+Solid { name "box" translation 0 0 0.05 boundingObject Box { size 0.1 0.1 0.1 }
+  physics Physics { } }
+Solid { name "box on box" translation 0.02 0 0.15 boundingObject Box { size 0.1 0.1 0.1 }
+  physics Physics { } }
+Solid { name "sphere" translation 1 0 0.05 boundingObject Sphere { radius 0.05 }
+  physics Physics { } }
+Solid { name "capsule" translation 2 0 0.05 rotation 1 0 0 1.5707963267948966
+  boundingObject Capsule { radius 0.05 height 0.2 } physics Physics { } }
+Solid { name "cylinder" translation 3 0 0.05 rotation 1 0 0 1.5707963267948966
+  boundingObject Cylinder { radius 0.05 height 0.2 } physics Physics { } }
+"""
+
+
 def warm_collisions(worlds: list[Path] | None = None) -> int:
-    """Run the collision pass of each world (default: every bundled world) once
-    with its plugin, without stepping; returns the kernels compiled. Worlds
-    that fail are skipped."""
-    paths = sorted(WORLDS_DIR.glob("*.wbt")) if worlds is None else list(worlds)
+    """Run the collision pass of each world (default: every bundled world and
+    `ROBUST_SHAPES`) once with its plugin, without stepping; returns the
+    kernels compiled. Worlds that fail are skipped."""
+    paths: list[Path | str] = (sorted(WORLDS_DIR.glob("*.wbt")) if worlds is None
+                               else list(worlds))
+    if worlds is None:
+        paths.append(ROBUST_SHAPES)
     kernels: list[CompileEvent] = []
     with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
         for path in paths:
             try:
-                sim = Simulation(str(path))
+                sim = Simulation(parse_world(path) if isinstance(path, str) else str(path))
                 host = PluginHost(sim, env={})
                 try:
                     host.load_world_plugin()

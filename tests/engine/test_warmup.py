@@ -52,3 +52,12 @@ def test_the_helper_part_runs_collision_passes_only(tmp_path):
 
 def test_the_step_kernels_warm_up_on_a_world_of_their_own():
     warmup.warm_step_kernels()  # raises if the small world cannot be stepped
+
+
+def test_the_robust_shapes_touch_so_their_kernels_compile():
+    from engine.sim.simulation import Simulation
+    from engine.world import parse_world
+
+    sim = Simulation(parse_world(warmup.ROBUST_SHAPES))
+    assert sim.contact_model == "robust"
+    assert sim.collision_pass() >= 10

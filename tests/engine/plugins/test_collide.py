@@ -49,6 +49,34 @@ def test_two_suppresses_and_marks_both_geoms_colliding(tmp_path) -> None:
     assert sim.colliding_geoms == {sim.geom_from_def("BOX"), sim.geom_from_def("FLOOR")}
 
 
+def test_true_means_handled_and_none_means_default(tmp_path) -> None:
+    sim, host = make_host(tmp_path, VERDICT.format(verdict=True))
+    host.step()
+    assert host.running and sim.contacts == []
+    sim, host = make_host(tmp_path / "none", VERDICT.format(verdict=None))
+    host.step()
+    assert host.running and sim.contacts
+
+
+def test_a_bad_value_is_a_fault_once_the_pass_is_over(tmp_path) -> None:
+    sim, host = make_host(tmp_path, """
+        from engine.plugins.physics import *
+        ASKED = []
+        def webots_physics_collide(g1, g2):
+            ASKED.append(1)
+            return "bad" if len(ASKED) == 1 else 1
+        def webots_physics_step():
+            pass
+        def webots_physics_cleanup():
+            pass
+    """, nodes=BOX_ON_FLOOR + BOX_ON_FLOOR.replace("FLOOR", "FLOOR2").replace("BOX", "BOX2")
+        .replace("translation 0 0 0.1", "translation 1 0 0.1"))
+    host.step()
+    assert not host.running and sim.paused
+    assert "must return 0, 1 or 2, not 'bad'" in host.errors[-1].message
+    assert len(host.plugin.module.ASKED) > 1  # the pairs after the bad one were asked
+
+
 def test_a_missing_collide_means_zero(tmp_path) -> None:
     sim, host = make_host(tmp_path, """
         def webots_physics_step():
