@@ -52,6 +52,7 @@ from engine.sim import Simulation
 from engine.sim.baseline import format_as_edited
 from engine.sim.edits import EditResult, apply_edit
 from engine.sim.frame import Frame
+from engine.warmup_marker import warmup_running
 from engine.world import Node, World, write_world
 
 #: Minimum wall time [s] between two published frames in fast mode.
@@ -66,6 +67,8 @@ GUI_FIRST_WAIT = 0.05
 ENGINE_THREAD_NICE = 10
 #: Longest wait [s] of `EngineRunner.save_world` for the engine to finish its step.
 SAVE_LOCK_WAIT = 0.5
+#: How often [s] the engine looks again whether a background kernel warm-up ended.
+WARMUP_POLL = 0.25
 
 ConsoleListener = Callable[[str, str], None]
 
@@ -111,6 +114,8 @@ class EngineRunner:
         self._speed_samples: collections.deque = collections.deque()
         self._anchor = (time.perf_counter(), self.sim.time_ms)
         self._last_publish = 0.0
+        self._kernels_ready = False  # set once no background kernel warm-up runs
+        self._said_waiting = False
         self._frame = self._make_frame()
         self._thread = threading.Thread(target=self._loop, name="odeon-engine", daemon=True)
         if load_plugin:  # False: the user did not trust the world's folder (app.trust)
@@ -443,6 +448,10 @@ class EngineRunner:
             block = False
 
     def _run_once(self) -> None:
+        if not self._kernels_ready and not self._warmup_over():
+            self._wake.wait(WARMUP_POLL)  # woken early by a command
+            self._wake.clear()
+            return
         if self._mode == "realtime":
             wall0, sim0 = self._anchor
             ahead = (self.sim.time_ms - sim0) / 1000.0 - (time.perf_counter() - wall0)
@@ -465,6 +474,25 @@ class EngineRunner:
         self._publish(force=self._mode == "realtime")
         if self._mode == "fast":
             time.sleep(0)  # let the GUI thread take the GIL between steps
+
+    def _warmup_over(self) -> bool:
+        """False while a kernel warm-up runs in another process (`make run` on a
+        fresh install starts one in the background, `engine.warmup_marker`):
+        Run waits for it instead of compiling the same kernels in this process
+        too. Looked at until it is first seen over; says so on the console."""
+        if warmup_running():
+            if not self._said_waiting:
+                self._said_waiting = True
+                self.sim.console.print("odeon", "Waiting for the physics engine: its kernels "
+                                       "are being compiled in the background (make run "
+                                       "started the warm-up); the simulation starts when "
+                                       "they are ready.")
+            return False
+        self._kernels_ready = True
+        if self._said_waiting:
+            self.sim.console.print("odeon", "Physics engine ready.")
+            self._reanchor()
+        return True
 
     def _controllers_ready(self) -> bool:
         """Wait for the controllers' requests of the next step without holding

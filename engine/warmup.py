@@ -18,6 +18,11 @@ cache by then. numba writes each cache entry whole (a temporary file
 renamed), so the two processes never see a half-written one; an entry both
 happen to compile is compiled twice, nothing worse.
 
+While it runs it keeps a marker naming its process
+(`engine.warmup_marker`): `make run` starts it in the background on a fresh
+install and opens the app at once; the app's engine waits for it before
+its first step.
+
 A world that fails is reported and skipped: the warm-up never fails an
 installation (the test suite finds real errors).
 """
@@ -37,6 +42,7 @@ from engine import ode
 from engine.numba_cache import CompileEvent, watch_compiles
 from engine.plugins import PluginHost
 from engine.sim.simulation import Simulation
+from engine.warmup_marker import marked_running, warmup_running
 from engine.world import parse_world
 
 #: The bundled worlds.
@@ -201,6 +207,17 @@ def main(out: TextIO = sys.stdout, argv: tuple[str, ...] = ()) -> int:
         compiled = warm_collisions()
         out.write(f"{compiled} collision kernels compiled in {time.monotonic() - t0:.0f} s\n")
         return 0
+    if warmup_running():  # (a `make test` while `make run`'s warm-up runs)
+        out.write("Waiting for the kernel warm-up already running...\n")
+        out.flush()
+        while warmup_running():
+            time.sleep(1.0)
+    with marked_running():
+        return _warm_everything(out)
+
+
+def _warm_everything(out: TextIO) -> int:
+    """`main` without the marker: both halves, then every world; always 0."""
     out.write("Preparing the physics engine: compiling its kernels once (a few minutes on a "
               "fresh machine, seconds when they are cached)...\n")
     out.flush()

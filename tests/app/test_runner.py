@@ -498,3 +498,21 @@ def test_gui_first_does_not_stop_an_engine_whose_gui_hangs(runner, monkeypatch) 
     with runner.gui_first():  # a GUI that never finishes its frame
         start = runner.latest_frame().steps
         assert wait_for(lambda: runner.latest_frame().steps >= start + 10, timeout=30.0)
+
+
+def test_run_waits_for_a_kernel_warm_up_running_in_the_background(tmp_path, monkeypatch):
+    warming = [True]
+    monkeypatch.setattr("app.runner.warmup_running", lambda: warming[0])
+    lines = []
+    r = EngineRunner(str(make_project(tmp_path)))
+    r.add_console_listener(lambda source, text: lines.append(text))
+    try:
+        r.run_fast()
+        assert wait_for(lambda: any("compiled in the background" in t for t in lines))
+        time.sleep(0.3)
+        assert r.latest_frame().steps == 0 and r.state() == "fast"
+        warming[0] = False
+        assert wait_for(lambda: r.latest_frame().steps > 0)
+        assert "Physics engine ready." in lines
+    finally:
+        r.stop()
