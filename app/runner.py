@@ -30,6 +30,11 @@ tells the engine's real state (a dead thread or a callback that does not
 return is not "fast"), and `save_world` writes the node tree without the
 engine thread when that thread does not answer at once.
 
+Before its first step in a run mode the engine waits, polling, while a
+kernel warm-up runs in another process (`make run` on a fresh install
+starts one in the background; `engine.warmup_marker`), rather than compile
+the same kernels here too.
+
 No Qt here: this module is usable (and tested) headless.
 """
 
