@@ -147,16 +147,18 @@ def _piece_rows(A: PieceSet, ia: int, B: PieceSet, ib: int, reach: float, rows: 
     n = _emit(A, ia, B, ib, w, reach, rows, n)
     eye = np.eye(3)
     ball = np.empty(1)
+    # a value, not the constant: a literal kind would compile GJK/EPA once more
+    sphere = np.int64(SPHERE)
     for q in range(A.poff[ia], A.poff[ia + 1]):
         ball[0] = A.prad[q]
-        query(SPHERE, ball, A.ppts[q], eye, kb, pb, B.pos[ib], B.R[ib], out)
+        query(sphere, ball, A.ppts[q], eye, kb, pb, B.pos[ib], B.R[ib], out)
         if out[0] < reach and -(out[1] * nrm[0] + out[2] * nrm[1] + out[3] * nrm[2]) > PROBE_COS:
             w[:] = out
             w[1:4] = -out[1:4]
             n = _emit(A, ia, B, ib, w, reach, rows, n)
     for q in range(B.poff[ib], B.poff[ib + 1]):
         ball[0] = B.prad[q]
-        query(ka, pa, A.pos[ia], A.R[ia], SPHERE, ball, B.ppts[q], eye, out)
+        query(ka, pa, A.pos[ia], A.R[ia], sphere, ball, B.ppts[q], eye, out)
         if out[0] < reach and -(out[1] * nrm[0] + out[2] * nrm[1] + out[3] * nrm[2]) > PROBE_COS:
             w[:] = out
             w[1:4] = -out[1:4]

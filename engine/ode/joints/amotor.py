@@ -40,7 +40,7 @@ from engine.ode.joints.anchors import body_arrays
 from engine.ode.joints.base import Joint, create_joint, joint_of
 from engine.ode.joints.dball import ode_normalize, ode_unit
 from engine.ode.joints.layout import JF_REVERSE
-from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot, test_limit
+from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, ROTATIONAL, add_limot, test_limit
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels import detmath
 from engine.ode.kernels.detlinalg import matmul
@@ -231,7 +231,7 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     k = r
     for i in range(di[I_AXIS_COUNT]):
         k += add_limot(d, LIMOT_BLOCKS + i * LM_SIZE, b0, b1, bodies, wp, rows, k, ax[i].copy(),
-                       True)
+                       ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API

@@ -54,6 +54,7 @@ from engine.ode.joints.limot import (
     LM_HI,
     LM_LIMIT,
     LM_LO,
+    ROTATIONAL,
     add_limot,
     test_limit,
 )
@@ -147,7 +148,7 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     lo = d[LIMOT + LM_LO]
     hi = d[LIMOT + LM_HI]
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        if test_limit(d, LIMOT, angle(d, b0, b1, bodies)):
+        if test_limit(d, np.int64(LIMOT), angle(d, b0, b1, bodies)):
             m = 6
     else:
         d[LIMOT + LM_LIMIT] = 0.0
@@ -179,7 +180,7 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     k = wp.fps * wp.erp
     rows.c[r + 3] = k * dot3(err, p)
     rows.c[r + 4] = k * dot3(err, q)
-    add_limot(d, LIMOT, b0, b1, bodies, wp, rows, r + 5, ax1, True)
+    add_limot(d, np.int64(LIMOT), b0, b1, bodies, wp, rows, r + 5, ax1, ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API

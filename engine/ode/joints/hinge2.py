@@ -51,6 +51,7 @@ from engine.ode.joints.limot import (
     LM_HI,
     LM_LIMIT,
     LM_LO,
+    ROTATIONAL,
     add_limot,
     test_limit,
 )
@@ -191,7 +192,7 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     hi = d[LIMOT1 + LM_HI]
     d[LIMOT1 + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, LIMOT1, angle1(d, b0, b1, bodies))
+        test_limit(d, np.int64(LIMOT1), angle1(d, b0, b1, bodies))
     if d[LIMOT1 + LM_LIMIT] != 0 or d[LIMOT1 + LM_FMAX] > 0:
         m += 1
     # axis 2 never has stops, only a motor
@@ -223,8 +224,8 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
         J[r + 3, 9:12] = -u
     rows.c[r + 3] = wp.fps * wp.erp * (d[REST_COS] * s - d[REST_SIN] * c)
     k = r + 4
-    k += add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, k, ax1, True)
-    add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, k, ax2, True)
+    k += add_limot(d, np.int64(LIMOT1), b0, b1, bodies, wp, rows, k, ax1, ROTATIONAL)
+    add_limot(d, np.int64(LIMOT2), b0, b1, bodies, wp, rows, k, ax2, ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API

@@ -9,6 +9,11 @@ constraint row along the axis:
   restitution (Bounce) of an incoming velocity;
 - powered at a stop: the stop row wins; the motor force is applied directly
   to the bodies (scaled by the fudge factor when driving away from the stop).
+
+Kernels call `add_limot` and `test_limit` with ``np.int64(offset)`` and
+`ROTATIONAL` / `LINEAR`, never bare constants: numba compiles a kernel once
+per literal argument, and one version per joint axis made these kernels ~45 s
+of the install-time warm-up.
 """
 
 from __future__ import annotations
@@ -31,6 +36,11 @@ from engine.ode.constants import (
 )
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.vec import cross3, dot3
+
+#: ``rotational`` argument of `add_limot`: the angular (hinge-like) or linear
+#: (slider-like) part of the Jacobian (numpy booleans: values, not literals)
+ROTATIONAL = np.bool_(True)
+LINEAR = np.bool_(False)
 
 #: one limit/motor block, placed into joint records with ``JointRecord.block``
 LIMOT_BLOCK = JointRecord("limot block")

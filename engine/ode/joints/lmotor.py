@@ -24,7 +24,7 @@ from engine.ode.constants import dJointTypeLMotor
 from engine.ode.errors import ODEError
 from engine.ode.joints.anchors import unit
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, LM_SIZE, add_limot
+from engine.ode.joints.limot import LIMOT_BLOCK, LINEAR, LM_FMAX, LM_SIZE, add_limot
 from engine.ode.joints.record import JointRecord
 from engine.ode.kernels.detlinalg import matmul
 from engine.ode.kernels.vec import mat_vec
@@ -76,7 +76,7 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     k = r
     for i in range(di[I_AXIS_COUNT]):
         ax = global_axis(d, di, i, b0, b1, bodies)
-        k += add_limot(d, LIMOTS[i], b0, b1, bodies, wp, rows, k, ax, False)
+        k += add_limot(d, LIMOTS[i], b0, b1, bodies, wp, rows, k, ax, LINEAR)
 
 
 # ----------------------------------------------------------------------------- API

@@ -21,7 +21,7 @@ from engine.ode.constants import dJointTypePlane2D
 from engine.ode.constants import dParamsInGroup as _N_PARAMS  # dParamLoStop .. dParamERP
 from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, create_joint, joint_of
-from engine.ode.joints.limot import LIMOT_BLOCK, LM_FMAX, add_limot, limot_set
+from engine.ode.joints.limot import LIMOT_BLOCK, LINEAR, LM_FMAX, ROTATIONAL, add_limot, limot_set
 from engine.ode.joints.record import JointRecord
 
 #: the plane-2D joint's record, declared field by field (offsets in ``d``)
@@ -70,11 +70,11 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     ez = np.array([0.0, 0.0, 1.0])
     # motors only (their limit state is never set, so only FMax > 0 adds a row)
     if d[LIMOT_X + LM_FMAX] > 0:
-        k += add_limot(d, LIMOT_X, b0, b1, bodies, wp, rows, k, ex, False)
+        k += add_limot(d, np.int64(LIMOT_X), b0, b1, bodies, wp, rows, k, ex, LINEAR)
     if d[LIMOT_Y + LM_FMAX] > 0:
-        k += add_limot(d, LIMOT_Y, b0, b1, bodies, wp, rows, k, ey, False)
+        k += add_limot(d, np.int64(LIMOT_Y), b0, b1, bodies, wp, rows, k, ey, LINEAR)
     if d[LIMOT_ANGLE + LM_FMAX] > 0:
-        add_limot(d, LIMOT_ANGLE, b0, b1, bodies, wp, rows, k, ez, True)
+        add_limot(d, np.int64(LIMOT_ANGLE), b0, b1, bodies, wp, rows, k, ez, ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API

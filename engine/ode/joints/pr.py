@@ -37,10 +37,12 @@ from engine.ode.joints.common import hinge_angle, initial_rel_rotation, world_ax
 from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
+    LINEAR,
     LM_FMAX,
     LM_HI,
     LM_LIMIT,
     LM_LO,
+    ROTATIONAL,
     add_limot,
     test_limit,
 )
@@ -116,15 +118,16 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     hi = d[PRISMATIC_LIMOT + LM_HI]
     d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, bodies))
+        test_limit(d, np.int64(PRISMATIC_LIMOT), position(d, jf, b0, b1, bodies))
     if d[PRISMATIC_LIMOT + LM_LIMIT] != 0 or d[PRISMATIC_LIMOT + LM_FMAX] > 0:
         m += 1
     lo = d[ROTOIDE_LIMOT + LM_LO]
     hi = d[ROTOIDE_LIMOT + LM_HI]
     d[ROTOIDE_LIMOT + LM_LIMIT] = 0.0
     if (lo >= -math.pi or hi <= math.pi) and lo <= hi:
-        test_limit(d, ROTOIDE_LIMOT, hinge_angle(bodies, b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
-                                                 d[REL_ROTATION:REL_ROTATION + 4]))
+        test_limit(d, np.int64(ROTOIDE_LIMOT),
+                   hinge_angle(bodies, b0, b1, d[ROTOIDE_AXIS1:ROTOIDE_AXIS1 + 3],
+                               d[REL_ROTATION:REL_ROTATION + 4]))
     if d[ROTOIDE_LIMOT + LM_LIMIT] != 0 or d[ROTOIDE_LIMOT + LM_FMAX] > 0:
         m += 1
     return m, 4
@@ -179,8 +182,8 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     if b1 < 0 and (jf & JF_REVERSE) != 0:
         axp = -axp
     n = r + 4
-    n += add_limot(d, PRISMATIC_LIMOT, b0, b1, bodies, wp, rows, n, axp, False)
-    add_limot(d, ROTOIDE_LIMOT, b0, b1, bodies, wp, rows, n, ax1, True)
+    n += add_limot(d, np.int64(PRISMATIC_LIMOT), b0, b1, bodies, wp, rows, n, axp, LINEAR)
+    add_limot(d, np.int64(ROTOIDE_LIMOT), b0, b1, bodies, wp, rows, n, ax1, ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API

@@ -39,6 +39,7 @@ from engine.ode.joints.limot import (
     LM_HI,
     LM_LIMIT,
     LM_LO,
+    ROTATIONAL,
     add_limot,
     test_limit,
 )
@@ -221,7 +222,7 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     hi = d[PRISMATIC_LIMOT + LM_HI]
     d[PRISMATIC_LIMOT + LM_LIMIT] = 0.0
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        test_limit(d, PRISMATIC_LIMOT, position(d, jf, b0, b1, bodies))
+        test_limit(d, np.int64(PRISMATIC_LIMOT), position(d, jf, b0, b1, bodies))
     d[LIMOT1 + LM_LIMIT] = 0.0
     d[LIMOT2 + LM_LIMIT] = 0.0
     lim1 = _limiting(d, LIMOT1)
@@ -229,9 +230,9 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     if lim1 or lim2:
         a1, a2 = angles(d, b0, b1, bodies)
         if lim1:
-            test_limit(d, LIMOT1, a1)
+            test_limit(d, np.int64(LIMOT1), a1)
         if lim2:
-            test_limit(d, LIMOT2, a2)
+            test_limit(d, np.int64(LIMOT2), a2)
     for off in (PRISMATIC_LIMOT, LIMOT1, LIMOT2):
         if d[off + LM_LIMIT] != 0 or d[off + LM_FMAX] > 0:
             m += 1
@@ -281,8 +282,8 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     c[r + 1] = k * dot3(p, sep)
     c[r + 2] = k * dot3(q, sep)
     n = r + 3
-    n += add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, n, ax1, True)
-    n += add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, n, ax2, True)
+    n += add_limot(d, np.int64(LIMOT1), b0, b1, bodies, wp, rows, n, ax1, ROTATIONAL)
+    n += add_limot(d, np.int64(LIMOT2), b0, b1, bodies, wp, rows, n, ax2, ROTATIONAL)
     if reverse_one:
         axp = -axp
     add_two_point_limot(d, PRISMATIC_LIMOT, b0, b1, bodies, wp, rows, n, axp, an1, an2)

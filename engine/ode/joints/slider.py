@@ -33,6 +33,7 @@ from engine.ode.joints.common import initial_rel_rotation, set_fixed_orientation
 from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.limot import (
     LIMOT_BLOCK,
+    LINEAR,
     LM_FMAX,
     LM_HI,
     LM_LIMIT,
@@ -104,7 +105,7 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     lo = d[LIMOT + LM_LO]
     hi = d[LIMOT + LM_HI]
     if (lo > -math.inf or hi < math.inf) and lo <= hi:
-        if test_limit(d, LIMOT, position(d, jf, b0, b1, bodies)):
+        if test_limit(d, np.int64(LIMOT), position(d, jf, b0, b1, bodies)):
             m = 6
     return m, 5
 
@@ -143,7 +144,7 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
             ax1 = -ax1
     c[r + 3] = k * dot3(p, gap)
     c[r + 4] = k * dot3(q, gap)
-    add_limot(d, LIMOT, b0, b1, bodies, wp, rows, r + 5, ax1, False)
+    add_limot(d, np.int64(LIMOT), b0, b1, bodies, wp, rows, r + 5, ax1, LINEAR)
 
 
 # ----------------------------------------------------------------------------- API

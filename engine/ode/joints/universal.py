@@ -42,6 +42,7 @@ from engine.ode.joints.limot import (
     LM_HI,
     LM_LIMIT,
     LM_LO,
+    ROTATIONAL,
     add_limot,
     test_limit,
 )
@@ -210,9 +211,9 @@ def info1(d, di, jf, b0, b1, bodies, wp):
     if lim1 or lim2:
         a1, a2 = angles(d, b0, b1, bodies)
         if lim1:
-            test_limit(d, LIMOT1, a1)
+            test_limit(d, np.int64(LIMOT1), a1)
         if lim2:
-            test_limit(d, LIMOT2, a2)
+            test_limit(d, np.int64(LIMOT2), a2)
     m = 4
     for off in (LIMOT1, LIMOT2):
         if d[off + LM_LIMIT] != 0 or d[off + LM_FMAX] > 0:
@@ -242,8 +243,8 @@ def info2(d, di, jf, b0, b1, bodies, wp, rows, r):
     # the axes' angle θ should be π/2; θ - π/2 ≈ -cos θ = -ax1·ax2 for small
     # errors, corrected by erp of it per step
     rows.c[r + 3] = wp.fps * wp.erp * (-k)
-    n1 = add_limot(d, LIMOT1, b0, b1, bodies, wp, rows, r + 4, ax1, True)
-    add_limot(d, LIMOT2, b0, b1, bodies, wp, rows, r + 4 + n1, ax2, True)
+    n1 = add_limot(d, np.int64(LIMOT1), b0, b1, bodies, wp, rows, r + 4, ax1, ROTATIONAL)
+    add_limot(d, np.int64(LIMOT2), b0, b1, bodies, wp, rows, r + 4 + n1, ax2, ROTATIONAL)
 
 
 # ----------------------------------------------------------------------------- API
