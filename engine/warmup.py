@@ -33,7 +33,8 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -43,7 +44,7 @@ from engine.numba_cache import CompileEvent, watch_compiles
 from engine.plugins import PluginHost
 from engine.sim.simulation import Simulation
 from engine.warmup_marker import marked_running, warmup_running
-from engine.world import parse_world
+from engine.world import World, parse_world
 
 #: The bundled worlds.
 WORLDS_DIR = Path(__file__).resolve().parents[1] / "resources" / "worlds"
@@ -62,18 +63,47 @@ class WarmupReport:
     seconds: float = 0.0
 
 
-def _step_world(path: Path, stepper: str) -> None:
-    """Build ``path`` with its plugin and run `STEPS` steps with ``stepper``."""
-    sim = Simulation(str(path), stepper=stepper)
+@contextmanager
+def _loaded(world: str | World, stepper: str | None = None) -> Iterator[tuple[Simulation,
+                                                                             PluginHost]]:
+    """``world`` (a file path or a parsed world) built with its plugin loaded;
+    both are closed and destroyed after the block."""
+    sim = Simulation(world, stepper=stepper)
     host = PluginHost(sim, env={})
     try:
         host.load_world_plugin()
-        for _ in range(STEPS):
-            if not host.step():
-                sim.resume()
+        yield sim, host
     finally:
         host.close()
         sim.model.destroy()
+
+
+class _Tally:
+    """The kernels compiled while watched (`tallying`): the count of the last
+    report after which no compilation was in progress."""
+
+    def __init__(self) -> None:
+        self.compiled = 0
+
+    def hear(self, event: CompileEvent) -> None:
+        if not event.busy:
+            self.compiled = event.finished
+
+
+@contextmanager
+def _tallying() -> Iterator[_Tally]:
+    """Count the kernels numba compiles inside the block."""
+    tally = _Tally()
+    with watch_compiles(tally.hear):
+        yield tally
+
+
+def _step_world(path: Path, stepper: str) -> None:
+    """Build ``path`` with its plugin and run `STEPS` steps with ``stepper``."""
+    with _loaded(str(path), stepper) as (sim, host):
+        for _ in range(STEPS):
+            if not host.step():
+                sim.resume()
 
 
 def warm_up(worlds: list[Path] | None = None,
@@ -82,9 +112,8 @@ def warm_up(worlds: list[Path] | None = None,
     QuickStep; ``progress(text)`` hears one line per world."""
     paths = sorted(WORLDS_DIR.glob("*.wbt")) if worlds is None else list(worlds)
     report = WarmupReport()
-    kernels: list[CompileEvent] = []
     t0 = time.monotonic()
-    with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
+    with _tallying() as tally:
         for k, path in enumerate(paths, 1):
             try:
                 for stepper in ("step", "quickstep"):
@@ -96,16 +125,11 @@ def warm_up(worlds: list[Path] | None = None,
                 status = f"skipped ({type(exc).__name__}: {exc})"
             if progress is not None:
                 progress(f"[{k}/{len(paths)}] {path.name}: {status}; "
-                         f"{_compiled(kernels)} kernels compiled, "
+                         f"{tally.compiled} kernels compiled, "
                          f"{time.monotonic() - t0:.0f} s")
-    report.compiled = _compiled(kernels)
+    report.compiled = tally.compiled
     report.seconds = time.monotonic() - t0
     return report
-
-
-def _compiled(events: list[CompileEvent]) -> int:
-    """Kernels compiled so far (the last idle report's count)."""
-    return events[-1].finished if events else 0
 
 
 def warm_step_kernels() -> None:
@@ -161,21 +185,15 @@ def warm_collisions(worlds: list[Path] | None = None) -> int:
                                else list(worlds))
     if worlds is None:
         paths.append(ROBUST_SHAPES)
-    kernels: list[CompileEvent] = []
-    with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
+    with _tallying() as tally:
         for path in paths:
             try:
-                sim = Simulation(parse_world(path) if isinstance(path, str) else str(path))
-                host = PluginHost(sim, env={})
-                try:
-                    host.load_world_plugin()
+                world = parse_world(path) if isinstance(path, str) else str(path)
+                with _loaded(world) as (sim, _host):
                     sim.collision_pass()
-                finally:
-                    host.close()
-                    sim.model.destroy()
             except Exception:  # noqa: BLE001, S112 - the stepping pass reports failures
                 continue
-    return _compiled(kernels)
+    return tally.compiled
 
 
 def _helper_cpus() -> int:
@@ -230,13 +248,12 @@ def _warm_everything(out: TextIO) -> int:
     helper = _start_collision_helper()
     if helper is not None:
         say("compiling the collision kernels in a second process, the step's here")
-    kernels: list[CompileEvent] = []
-    with watch_compiles(lambda event: kernels.append(event) if not event.busy else None):
+    with _tallying() as tally:
         try:
             warm_step_kernels()
         except Exception as exc:  # noqa: BLE001 - the stepping pass compiles what is left
             say(f"step kernels: skipped ({type(exc).__name__}: {exc})")
-    say(f"step kernels: {_compiled(kernels)} compiled, {time.monotonic() - t0:.0f} s")
+    say(f"step kernels: {tally.compiled} compiled, {time.monotonic() - t0:.0f} s")
     if helper is not None:
         said, _ = helper.communicate()
         last = said.strip().splitlines()[-1] if said.strip() else f"exit status {helper.returncode}"

@@ -314,9 +314,9 @@ class PluginHost:
         """`collide` for one whole collision pass: yields a `PairJudge` whose
         ``ask(first, second, results)`` asks the plugin about the pairs
         ``(first[k], second[k])`` in order, appending each return value to
-        ``results`` as it comes, and whose ``verdicts`` reads them
-        (`engine.sim.verdicts`). The watchdog times the pass (not each pair)
-        and the plugin is made current once. An exception in a call, or a stop
+        ``results`` as it comes, and returns their verdicts, which its
+        ``verdicts`` reads alike (`engine.sim.verdicts`). The watchdog times the
+        pass (not each pair) and the plugin is made current once. An exception in a call, or a stop
         the watchdog delivers, is a fault that ends the pass; destroying one of
         the simulation's objects ends it after that call (and abandons the
         step); a return value that is no verdict is a fault reported once the
@@ -327,7 +327,7 @@ class PluginHost:
         fn = self.plugin.callbacks[_COLLIDE]
         owned = trackable(owned_objects(self.sim))
 
-        def ask(first: list, second: list, results: list) -> None:
+        def ask(first: list, second: list, results: list) -> np.ndarray:
             pairs = iter(first)
 
             def end_pass_if_owned_destroyed() -> None:
@@ -345,9 +345,10 @@ class PluginHost:
             except BaseException as exc:  # as _call: sys.exit() must not end the app
                 self._fault(exc, _COLLIDE)
             self._check_objects(_COLLIDE)
-            bad = plugin_verdicts(results).first_invalid
-            if bad >= 0:
-                self._verdict(results[bad])
+            verdicts = plugin_verdicts(results)
+            if verdicts.first_invalid >= 0:
+                self._verdict(results[verdicts.first_invalid])
+            return verdicts.codes
 
         previous = self.watchdog.enter(self.plugin.name, _COLLIDE)
         try:

@@ -29,12 +29,13 @@ class PairJudge(NamedTuple):
     second[k])`` in order and appends what the callback returned for each to
     the list ``results`` as soon as it returns, so that a joint the callback
     makes meanwhile sees the pairs judged so far. It may stop early (a fault);
-    the pairs it did not ask about count as 0.
+    the pairs it did not ask about count as 0. It returns ``verdicts(results)``
+    of the whole pass.
     ``verdicts(results)`` -> (len(results),) uint8: what those return values
     mean: 0 default contacts, 1 handled, 2 handled and colliding.
     """
 
-    ask: Callable[[list, list, list], None]
+    ask: Callable[[list, list, list], np.ndarray]
     verdicts: Callable[[list], np.ndarray]
 
 
@@ -42,8 +43,9 @@ def judge_each(hook: Callable[[object, object], object]) -> PairJudge:
     """A `PairJudge` asking ``hook(g1, g2)`` about each pair in turn; its
     verdicts: 2 for 2 (handled, colliding), 1 for anything else true
     (handled), else 0."""
-    def ask(first: list, second: list, results: list) -> None:
+    def ask(first: list, second: list, results: list) -> np.ndarray:
         results.extend(map(hook, first, second))
+        return verdicts(results)
 
     def verdicts(results: list) -> np.ndarray:
         return np.fromiter((2 if r == 2 else 1 if r else 0 for r in results), dtype=np.uint8,
@@ -77,21 +79,25 @@ class JudgedPass:
         self.second: list = objects[sc.pairs[:, 1]].tolist()
         self.has_contacts = sc.counts > 0
         self.results: list = []  # what the judge's callback returned, pair by pair
+        self.verdicts = np.zeros(0, dtype=np.uint8)  # of ``results``, once the judge is done
         self.flushed = 0  # the pairs before this one have their default contacts
         self.batches: list[ContactBatch] = []
-        self.verdicts_of: Callable[[list], np.ndarray] | None = None
+        self.judge: PairJudge | None = None
 
     def ask(self, judge: PairJudge, handled: set, colliding: set) -> None:
         """Ask ``judge`` about every pair, then note the pairs it handled and
         those it said collide."""
         world = self.world
-        self.verdicts_of = judge.verdicts
+        self.judge = judge
         world.before_joint_creation = self.flush
         try:
-            judge.ask(self.first, self.second, self.results)
+            self.verdicts = judge.ask(self.first, self.second, self.results)
+        except BaseException:
+            self.verdicts = judge.verdicts(self.results)
+            raise
         finally:
             world.before_joint_creation = None
-            verdicts = judge.verdicts(self.results)
+            verdicts = self.verdicts
             first, second = self.first, self.second
             for p in np.flatnonzero(verdicts).tolist():
                 g1, g2 = first[p], second[p]
@@ -100,11 +106,16 @@ class JudgedPass:
                     colliding.update((g1, g2))
 
     def flush(self) -> None:
-        """Default contacts for the pairs judged 0 since the last flush."""
-        start, stop = self.flushed, len(self.results)
+        """Default contacts for the pairs judged 0 since the last flush (while
+        the judge runs: just before the callback creates a joint)."""
+        stop = len(self.results)
+        self._default_contacts(stop, self.judge.verdicts(self.results[self.flushed:stop]))
+
+    def _default_contacts(self, stop: int, judged: np.ndarray) -> None:
+        """Default contacts for the pairs ``flushed`` to ``stop`` the judge
+        returned 0 for (``judged``: their verdicts, (stop - flushed,) uint8)."""
+        start = self.flushed
         self.flushed = stop
-        judged = (np.zeros(stop - start, dtype=np.uint8) if self.verdicts_of is None
-                  else self.verdicts_of(self.results[start:stop]))
         pending = np.flatnonzero((judged == 0) & self.has_contacts[start:stop]) + start
         if pending.size:
             world = self.world
@@ -120,7 +131,9 @@ class JudgedPass:
         """The default contacts of the pass, the pairs the judge never asked
         about (after a fault) counting as 0 (``solids``: the model's Solid
         records)."""
-        results = self.results
-        results.extend([0] * (len(self.first) - len(results)))
-        self.flush()
+        n = len(self.first)
+        judged = np.zeros(n - self.flushed, dtype=np.uint8)
+        asked = self.verdicts[self.flushed:]
+        judged[:asked.shape[0]] = asked
+        self._default_contacts(n, judged)
         return ContactBatch.joined(self.batches, solids)

@@ -24,6 +24,16 @@ DEF BOX Solid {
 }
 """
 
+#: BOX_ON_FLOOR and a second box (DEF BOX2) 1 m away: two candidate pairs.
+TWO_BOXES_ON_FLOOR = BOX_ON_FLOOR + """
+DEF BOX2 Solid {
+  translation 1 0 0.1
+  name "box2"
+  boundingObject Box { size 0.2 0.2 0.2 }
+  physics Physics { density -1 mass 1 }
+}
+"""
+
 #: A plugin with every callback recording its calls in EVENTS.
 RECORDER = """
 from engine.plugins.physics import *

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import ode
-from tests.engine.plugins.helpers import BOX_ON_FLOOR, make_host
+from tests.engine.plugins.helpers import BOX_ON_FLOOR, TWO_BOXES_ON_FLOOR, make_host
 
 VERDICT = """
 from engine.plugins.physics import *
@@ -69,8 +69,7 @@ def test_a_bad_value_is_a_fault_once_the_pass_is_over(tmp_path) -> None:
             pass
         def webots_physics_cleanup():
             pass
-    """, nodes=BOX_ON_FLOOR + BOX_ON_FLOOR.replace("FLOOR", "FLOOR2").replace("BOX", "BOX2")
-        .replace("translation 0 0 0.1", "translation 1 0 0.1"))
+    """, nodes=TWO_BOXES_ON_FLOOR)
     host.step()
     assert not host.running and sim.paused
     assert "must return 0, 1 or 2, not 'bad'" in host.errors[-1].message

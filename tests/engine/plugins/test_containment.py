@@ -12,7 +12,13 @@ from engine.headless import run_headless
 from engine.plugins import PluginHost
 from engine.plugins.watchdog import Budgets
 from engine.sim import Simulation
-from tests.engine.plugins.helpers import BOX_ON_FLOOR, make_host, write_plugin, write_world
+from tests.engine.plugins.helpers import (
+    BOX_ON_FLOOR,
+    TWO_BOXES_ON_FLOOR,
+    make_host,
+    write_plugin,
+    write_world,
+)
 
 SKELETON = """
 from engine.plugins.physics import *
@@ -106,14 +112,6 @@ def test_destroying_the_simulation_objects_is_a_fault_and_the_world_is_rebuilt(
     assert host.step() is True and sim.time_ms == time_ms + 10
 
 
-TWO_BOXES_ON_FLOOR = BOX_ON_FLOOR + """
-DEF BOX2 Solid {
-  translation 1 0 0.1
-  name "box2"
-  boundingObject Box { size 0.2 0.2 0.2 }
-  physics Physics { density -1 mass 1 }
-}
-"""
 COLLIDE_DESTROYS = """
 calls = []
 def webots_physics_collide(g1, g2):
