@@ -5,7 +5,9 @@ source file only; kernels that call kernels in other files (the step calls
 every joint's ``info2``) would keep stale machine code after an edit. At
 import, a hash of every engine source file is compared with the one stored
 next to the cache; when they differ, the engine's cache entries are removed
-so everything recompiles once.
+so everything recompiles once (or is unpacked from the kernels shipped with
+the sources, `engine.kernel_archive`). The stamp names numba's CPU target too
+(`stamp_text`): a cache filled for one target starts afresh for another.
 
 Setting ``ODEON_NUMBA_CACHE_CHECK=0`` skips the check (numba's per-file
 validation still applies): useful while several people edit different kernel
@@ -55,6 +57,16 @@ def sources_digest(root: pathlib.Path = ENGINE_DIR,
     return h.hexdigest()
 
 
+def stamp_text() -> str:
+    """What the cache's stamp file says when it is current: the kernel sources'
+    digest and numba's CPU target (``NUMBA_CPU_NAME``/``NUMBA_CPU_FEATURES``;
+    another target's entries are dropped too, so a cache that served one target
+    starts afresh, and seeded, for another)."""
+    cpu = os.environ.get("NUMBA_CPU_NAME", "host")
+    features = os.environ.get("NUMBA_CPU_FEATURES", "")
+    return f"{sources_digest()}\ncpu {cpu} {features}".rstrip() + "\n"
+
+
 def _cache_dirs() -> list[pathlib.Path]:
     custom = os.environ.get("NUMBA_CACHE_DIR")
     if custom:
@@ -63,10 +75,12 @@ def _cache_dirs() -> list[pathlib.Path]:
 
 
 def invalidate_if_stale() -> bool:
-    """Remove stale engine entries from numba's cache; True if anything was removed."""
+    """Remove stale engine entries from numba's cache. True when the cache
+    starts afresh for these sources: its stamp was missing or named other
+    sources (and is rewritten now); False when it is current or unchecked."""
     if os.environ.get("ODEON_NUMBA_CACHE_CHECK", "1") == "0":
         return False
-    digest = sources_digest()
+    digest = stamp_text()
     custom = os.environ.get("NUMBA_CACHE_DIR")
     stamp_dir = pathlib.Path(custom) if custom else ENGINE_DIR / "__pycache__"
     stamp = stamp_dir / STAMP_NAME
@@ -77,13 +91,11 @@ def invalidate_if_stale() -> bool:
         pass
     # only numba's index and data files are removed, never directories: another
     # process may be writing into them, and a missing index is just a cache miss
-    removed = False
     for d in _cache_dirs():
         for pattern in ("*.nbi", "*.nbc"):
             for f in d.rglob(pattern):
                 try:
                     f.unlink()
-                    removed = True
                 except OSError:
                     pass
     try:
@@ -91,7 +103,7 @@ def invalidate_if_stale() -> bool:
         stamp.write_text(digest)
     except OSError:
         pass
-    return removed
+    return True
 
 
 class CompileEvent(NamedTuple):

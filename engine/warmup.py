@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import ode
+from engine.kernel_archive import ARCHIVE, REPO_DIR, import_seed_report
 from engine.numba_cache import CompileEvent, watch_compiles
 from engine.plugins import PluginHost
 from engine.sim.simulation import Simulation
@@ -236,13 +237,20 @@ def main(out: TextIO = sys.stdout, argv: tuple[str, ...] = ()) -> int:
 
 def _warm_everything(out: TextIO) -> int:
     """`main` without the marker: both halves, then every world; always 0."""
-    out.write("Preparing the physics engine: compiling its kernels once (a few minutes on a "
-              "fresh machine, seconds when they are cached)...\n")
+    out.write("Preparing the physics engine's kernels (seconds with the kernels shipped with "
+              "the sources, a few minutes where they must be compiled)...\n")
     out.flush()
 
     def say(text: str) -> None:
         out.write(f"  {text}\n")
         out.flush()
+
+    seeded = import_seed_report()
+    if seeded is not None and seeded.written:
+        say(f"{seeded.written} files of compiled kernels unpacked from "
+            f"{ARCHIVE.relative_to(REPO_DIR)}")
+    elif seeded is not None:
+        say(f"the shipped kernels do not fit here ({seeded.skipped_because}): compiling")
 
     t0 = time.monotonic()
     helper = _start_collision_helper()

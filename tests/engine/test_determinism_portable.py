@@ -5,10 +5,11 @@ with one environment setting that changes which machine code computes the
 numbers (decision 0012):
 
 * ``OPENBLAS_CORETYPE`` Haswell, SkylakeX, Prescott: OpenBLAS's kernels;
-* ``NUMBA_CPU_NAME`` generic (baseline x86-64, no FMA/AVX): the instructions
-  numba compiles the kernels to; with the in-process run, compiled for this
-  machine's own CPU, that makes two numba targets (generic has its own cache
-  entry, so its first run compiles every kernel the scenes use: minutes);
+* ``NUMBA_CPU_NAME`` this machine's own CPU and features: the instructions
+  numba compiles the kernels to; with the in-process run, compiled for the
+  baseline x86-64 CPU (no FMA/AVX, the engine's default: decision 0030), that
+  makes two numba targets (the host target has its own cache folder, so its
+  first run compiles every kernel the scenes use: minutes);
 * ``NPY_DISABLE_CPU_FEATURES``: numpy's SIMD loops without AVX2/AVX-512;
 * ``GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX2,-FMA``: glibc's libm variants
   without FMA (a probe checks that glibc honours it on this machine).
@@ -25,6 +26,7 @@ import os
 import pathlib
 import subprocess
 import sys
+from typing import NamedTuple
 
 import pytest
 
@@ -34,11 +36,27 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 NO_AVX_NUMPY = "X86_V4 AVX512_ICL AVX512_SPR X86_V3"
 NO_FMA_LIBM = "glibc.cpu.hwcaps=-AVX2,-FMA"
 
+class _HostCpu(NamedTuple):
+    """LLVM's name and feature string for this machine's CPU."""
+
+    name: str
+    features: str
+
+
+def _host_cpu() -> _HostCpu:
+    import llvmlite.binding as llvm
+
+    return _HostCpu(llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten())
+
+
+_HOST_CPU = _host_cpu()
+
 VARIANTS = {
     "openblas_haswell": {"OPENBLAS_CORETYPE": "Haswell"},
     "openblas_skylakex": {"OPENBLAS_CORETYPE": "SkylakeX"},
     "openblas_prescott": {"OPENBLAS_CORETYPE": "Prescott"},
-    "numba_generic": {"NUMBA_CPU_NAME": "generic"},
+    "numba_host": {"NUMBA_CPU_NAME": _HOST_CPU.name, "NUMBA_CPU_FEATURES": _HOST_CPU.features,
+                   "NUMBA_CACHE_DIR": str(ROOT / ".numba_cache" / "host-cpu")},
     "numpy_no_avx": {"NPY_DISABLE_CPU_FEATURES": NO_AVX_NUMPY},
     "libm_no_fma": {"GLIBC_TUNABLES": NO_FMA_LIBM},
 }

@@ -47,10 +47,13 @@ def test_stale_cache_is_removed_and_fresh_one_kept(tmp_path, monkeypatch):
     assert not (cache / "sub" / "kernel.nbc").exists()
     assert (cache / "sub").is_dir()            # directories stay for concurrent writers
     stamp = pathlib.Path(cache) / numba_cache.STAMP_NAME
-    assert stamp.read_text() == numba_cache.sources_digest()
+    assert stamp.read_text() == numba_cache.stamp_text()
     (cache / "kernel.nbi").write_text("fresh")
     assert numba_cache.invalidate_if_stale() is False
     assert (cache / "kernel.nbi").exists()
+    monkeypatch.setenv("NUMBA_CPU_NAME", "another-cpu")  # another target: afresh
+    assert numba_cache.invalidate_if_stale() is True
+    assert not (cache / "kernel.nbi").exists()
 
 
 def test_watch_compiles_reports_each_kernel_compiled_inside_the_block():
