@@ -1,13 +1,16 @@
 """`RunnerBridge`: an `EngineRunner` seen from Qt (signals in the GUI thread).
 
-The runner calls its listeners in the engine thread; the bridge re-emits them
-through Qt signals connected with queued connections, so slots always run in
-the thread the bridge lives in (the GUI thread). A 60 Hz timer polls
+The runner calls its listeners in the engine thread; the bridge's listeners
+only append the event to a queue there (no Qt call: an emit from the engine
+thread could wait for a Qt lock the GUI thread holds while it waits for the
+GIL), and a 60 Hz timer in the GUI thread emits the queued events, in order,
+as ``console_line(source, text)``, ``plugin_error(error)``,
+``state_changed(state)`` and ``controller_status(robot, status)`` (the
+controllers' late / ended / restarted reports,
+`ControllerHost.status_listeners`). The same timer polls
 ``runner.latest_frame()`` and emits ``frame_ready(frame)`` when a new frame
 was published (frames are compared by identity: one reference swap each),
-``controller_status(robot, status)`` for the controllers' late / ended /
-restarted reports (`ControllerHost.status_listeners`), and
-``state_changed(state)`` when `EngineRunner.state` changes without the
+and ``state_changed(state)`` when `EngineRunner.state` changes without the
 engine saying so (its thread died, or a plugin callback overruns its budget:
 no frame comes then, and the status must not keep saying "fast").
 
@@ -19,6 +22,7 @@ no frame comes then, and the status must not keep saying "fast").
 from __future__ import annotations
 
 import sys
+from collections import deque
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 
@@ -45,11 +49,6 @@ class RunnerBridge(QObject):
     plugin_error = Signal(object)
     state_changed = Signal(str)
     controller_status = Signal(str, str)  # robot name, "late" / "ended" / "restarted"
-    # engine-thread side: emitted there, delivered queued to the public signals
-    _console_from_engine = Signal(str, str)
-    _error_from_engine = Signal(object)
-    _state_from_engine = Signal(str)
-    _controller_from_engine = Signal(str, str)
 
     def __init__(self, runner: EngineRunner, parent: QObject | None = None,
                  interval_ms: int = FRAME_INTERVAL_MS) -> None:
@@ -57,29 +56,38 @@ class RunnerBridge(QObject):
         self.runner = runner
         self._last_frame: Frame | None = None
         self._unusual_state: str | None = None
-        queued = Qt.ConnectionType.QueuedConnection
-        self._console_from_engine.connect(self.console_line, queued)
-        self._error_from_engine.connect(self.plugin_error, queued)
-        self._state_from_engine.connect(self.state_changed, queued)
-        self._controller_from_engine.connect(self.controller_status, queued)
-        runner.add_console_listener(self._console_from_engine.emit)
-        runner.add_error_listener(self._error_from_engine.emit)
-        runner.add_state_listener(self._state_from_engine.emit)
-        runner.robots.status_listeners.append(self._controller_from_engine.emit)
+        #: events heard in the engine thread, emitted by `poll`: (signal name, arguments)
+        self._from_engine: deque[tuple[str, tuple]] = deque()
+        runner.add_console_listener(self._hear_console)
+        runner.add_error_listener(self._hear_error)
+        runner.add_state_listener(self._hear_state)
+        runner.robots.status_listeners.append(self._hear_controller)
         self.timer = QTimer(self)
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.poll)
 
+    # engine thread: queue only (deque.append is atomic)
+    def _hear_console(self, source: str, text: str) -> None:
+        self._from_engine.append(("console_line", (source, text)))
+
+    def _hear_error(self, error: object) -> None:
+        self._from_engine.append(("plugin_error", (error,)))
+
+    def _hear_state(self, state: str) -> None:
+        self._from_engine.append(("state_changed", (state,)))
+
+    def _hear_controller(self, robot: str, status: str) -> None:
+        self._from_engine.append(("controller_status", (robot, status)))
+
     def close(self) -> None:
         """Stop the timer and stop listening to the runner."""
         self.timer.stop()
-        for fn in (self._console_from_engine.emit, self._error_from_engine.emit,
-                   self._state_from_engine.emit):
+        for fn in (self._hear_console, self._hear_error, self._hear_state):
             self.runner.remove_listener(fn)
         listeners = self.runner.robots.status_listeners
-        if self._controller_from_engine.emit in listeners:
-            listeners.remove(self._controller_from_engine.emit)
+        if self._hear_controller in listeners:
+            listeners.remove(self._hear_controller)
 
     def start(self) -> None:
         """Start the 60 Hz frame timer (and shorten the GIL switch interval, see
@@ -93,8 +101,13 @@ class RunnerBridge(QObject):
         self.timer.stop()
 
     def poll(self) -> bool:
-        """Emit ``frame_ready`` if a newer frame was published (True then), and
-        ``state_changed`` if the engine's state changed."""
+        """Emit the events the engine reported since the last poll, in order;
+        ``frame_ready`` if a newer frame was published (True then), and
+        ``state_changed`` if the engine's state changed without its saying so."""
+        queued = self._from_engine
+        while queued:
+            name, args = queued.popleft()
+            getattr(self, name).emit(*args)
         state = self.runner.state()
         # only what the engine does not report itself (a dead thread, a busy plugin)
         # and the way back from it; mode changes come from the engine's listener

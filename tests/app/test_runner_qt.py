@@ -63,7 +63,7 @@ def test_poll_emits_only_new_frames(qtbot, bridge) -> None:
     assert blocker.args[0].steps == 1
 
 
-def test_state_console_and_error_signals_are_queued_to_the_gui_thread(qtbot, bridge) -> None:
+def test_state_console_and_error_signals_arrive_in_the_gui_thread(qtbot, bridge) -> None:
     gui = QThread.currentThread()
     got: dict[str, list] = {"state": [], "console": [], "error": []}
     threads = []
@@ -77,6 +77,7 @@ def test_state_console_and_error_signals_are_queued_to_the_gui_thread(qtbot, bri
     bridge.state_changed.connect(recorder("state"))
     bridge.console_line.connect(recorder("console"))
     bridge.plugin_error.connect(recorder("error"))
+    bridge.start()  # the timer delivers what the engine reported
     with qtbot.waitSignal(bridge.state_changed, timeout=WAIT_MS,
                           check_params_cb=lambda mode: mode == "fast"):
         bridge.runner.run_fast()
@@ -102,3 +103,21 @@ def test_poll_reports_an_engine_thread_that_is_gone(qtbot, bridge) -> None:
     bridge.poll()
     bridge.poll()
     assert got == ["engine stopped"]  # once, not at every poll
+
+
+def test_engine_events_wait_in_a_queue_until_the_gui_polls(qtbot, bridge) -> None:
+    """The engine thread makes no Qt call: its events are emitted by `poll`, in order."""
+    got: list[str] = []
+    bridge.state_changed.connect(got.append)
+    bridge.runner.run_fast()
+    bridge.runner.pause()
+    sync(bridge.runner)
+    qtbot.wait(50)
+    assert got == []  # heard in the engine thread, not emitted: the timer is off
+    bridge.poll()
+    assert got == ["fast", "paused"]
+    bridge.close()
+    bridge.runner.run_fast()
+    bridge.runner.pause()
+    sync(bridge.runner)
+    assert not bridge._from_engine  # no longer listening
