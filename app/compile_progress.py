@@ -3,8 +3,9 @@
 On a machine whose numba cache is empty, the first steps of a world compile
 the engine's kernels for minutes while the clock stays at 0. `CompileProgress`
 watches numba's compilations (`engine.numba_cache.watch_compiles`, reported in
-the engine thread), brings each report to the GUI thread through a queued
-signal, and shows "Preparing the physics engine (compiling kernels: 3 done,
+the compiling thread, usually the engine's), queues each report there (no Qt
+call outside the GUI thread) and takes them in the GUI thread on a
+`POLL_MS` timer, and shows "Preparing the physics engine (compiling kernels: 3 done,
 now <kernel>)…" with a busy progress bar until compilation stops. The GUI
 thread only updates a label and a bar, so the window stays usable, and a Run
 pressed meanwhile starts as soon as the kernels are ready (the engine thread
@@ -13,9 +14,10 @@ takes commands in order).
 
 from __future__ import annotations
 
+from collections import deque
 from contextlib import ExitStack
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QProgressBar, QStatusBar
 
 from engine.numba_cache import CompileEvent, watch_compiles
@@ -27,10 +29,12 @@ def progress_text(report: CompileEvent) -> str:
             f"now {report.kernel})…")
 
 
+#: How often the GUI thread takes the queued compile reports [ms].
+POLL_MS = 100
+
+
 class CompileProgress(QObject):
     """A busy progress bar and a message on ``status_bar`` while numba compiles."""
-
-    reported = Signal(object)  # CompileEvent, emitted in the compiling thread
 
     def __init__(self, status_bar: QStatusBar, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -42,9 +46,14 @@ class CompileProgress(QObject):
         self.bar.setVisible(False)
         status_bar.addWidget(self.bar)
         self.message = ""
-        self.reported.connect(self._show, Qt.ConnectionType.QueuedConnection)
+        #: reports heard in the compiling thread, shown by `take_reports`
+        self._reports: deque[CompileEvent] = deque()
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self.take_reports)
+        self._timer.start()
         self._watch = ExitStack()
-        self._watch.enter_context(watch_compiles(self.reported.emit))
+        self._watch.enter_context(watch_compiles(self.hear))
 
     @property
     def busy(self) -> bool:
@@ -54,6 +63,16 @@ class CompileProgress(QObject):
     def close(self) -> None:
         """Stop watching numba (the window closes)."""
         self._watch.close()
+        self._timer.stop()
+
+    def hear(self, report: CompileEvent) -> None:
+        """Queue one compile report (any thread; no Qt call)."""
+        self._reports.append(report)
+
+    def take_reports(self) -> None:
+        """Show the reports queued since the last call, in order (GUI thread)."""
+        while self._reports:
+            self._show(self._reports.popleft())
 
     def _show(self, report: CompileEvent) -> None:
         if report.busy:

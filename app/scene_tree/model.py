@@ -4,7 +4,8 @@ Rows are nodes (column 0 ``DEF NAME Type``), their fields (column 0 the field
 name, column 1 a short value text), node-valued fields expand to their nodes
 and non-node MF fields to one row per item. World observers may fire in any
 thread: notifications are queued and applied in the GUI thread (at once when
-they come from it), so the mirror in `items.py` always matches what the view
+they come from it, else at the next tick of the pull timer: another thread
+makes no Qt call), so the mirror in `items.py` always matches what the view
 was told. While the simulation runs, the engine thread writes the moving
 Solids' translation and rotation at every step: queued changes of the same
 field are coalesced (the newest value wins) and drained at most every
@@ -67,7 +68,6 @@ PULL_INTERVAL_MS = 50
 class SceneTreeModel(QAbstractItemModel):
     """Two-column tree model (name, value) of a world's nodes and fields."""
 
-    _wake = Signal()
     #: emitted once after queued notifications were applied (values or rows changed)
     changed = Signal()
 
@@ -88,7 +88,6 @@ class SceneTreeModel(QAbstractItemModel):
         self._drain_timer = QTimer(self)
         self._drain_timer.setSingleShot(True)
         self._drain_timer.timeout.connect(self._drain_soon)
-        self._wake.connect(self._drain_soon, Qt.ConnectionType.QueuedConnection)
         #: ``is_watched(item) -> bool``: whether a view shows ``item`` (None: all are).
         #: Changed values of unwatched rows are stored without ``dataChanged``, so
         #: the engine's pose writes to collapsed Solids cost no view work; a view
@@ -295,12 +294,12 @@ class SceneTreeModel(QAbstractItemModel):
                 self._pending.append(event)
                 self._field_slot.clear()
                 self._structure_pending = True
-            wake = not self._scheduled or event[0] != "field"
             self._scheduled = True
         if QThread.currentThread() is self.thread():
             self._drain()
-        elif wake:
-            self._wake.emit()
+        # another thread (the engine's) makes no Qt call: the pull timer's next
+        # tick in this thread drains (`_pull_due`); an emit from there could wait
+        # for a Qt lock this thread holds while it waits for the GIL
 
     def _drain_soon(self) -> None:
         """Drain now when a structure change waits or the last drain is old enough,
@@ -359,6 +358,10 @@ class SceneTreeModel(QAbstractItemModel):
         return len(changed)
 
     def _pull_due(self) -> None:
+        with self._lock:
+            queued = self._scheduled  # by another thread (`_enqueue`)
+        if queued:
+            self._drain_soon()
         self.pull()  # looked up at each tick (a profiler or bench may wrap it)
 
     def _all_pulled(self) -> Iterator[PulledFieldItem]:
