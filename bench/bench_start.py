@@ -4,8 +4,12 @@ world, with an empty kernel cache, after the install-time warm-up, and warm.
 Each configuration runs `start_probe.py` in a fresh process under the
 NUMBA_CACHE_DIR it names (under Xvfb when there is no display):
 
-* ``cold``: an empty cache, no warm-up: the world's first step waits for
-  numba to compile what it needs (what the first Run did before the warm-up);
+* ``cold, shipped kernels``: an empty cache, no warm-up: importing the
+  engine unpacks the kernels shipped with the sources
+  (`engine.kernel_archive`, decision 0030);
+* ``cold``: an empty cache, no warm-up, the shipped kernels left out
+  (``ODEON_KERNEL_ARCHIVE=0``): the world's first step waits for numba to
+  compile what it needs (what the first Run did before the warm-up);
 * ``warm-up``: ``python -m engine.warmup`` into another empty cache (what
   `make run` / `make test` now do once after installing), timed;
 * ``after warm-up``: the app's first start on that cache;
@@ -21,7 +25,8 @@ once; Run waits for the kernels. Then a second start. The system packages
 does not hold.
 
 Run: ``.venv/bin/python bench/bench_start.py [--skip-cold] [--clone]``. The
-cold rows compile every kernel twice (minutes each on a small machine).
+cold row without the shipped kernels compiles every kernel (minutes on a
+small machine; ``--skip-cold`` leaves it out).
 """
 
 from __future__ import annotations
@@ -49,9 +54,10 @@ def _command(args: list[str]) -> list[str]:
     return ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24", *args]
 
 
-def probe(cache: Path) -> tuple[float, float]:
+def probe(cache: Path, **extra_env: str) -> tuple[float, float]:
     """(first frame, first step) seconds of one app start on ``cache``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **GUI_ENV)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), **GUI_ENV, **extra_env)
+    env.pop("ODEON_NUMBA_CACHE_CHECK", None)
     out = subprocess.run(_command([sys.executable, str(PROBE)]), cwd=REPO, env=env,
                          capture_output=True, text=True, timeout=3600).stdout
     values = dict(line.split() for line in out.splitlines()
@@ -62,6 +68,7 @@ def probe(cache: Path) -> tuple[float, float]:
 def warm(cache: Path) -> float:
     """Seconds of the install-time warm-up into ``cache``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env.pop("ODEON_NUMBA_CACHE_CHECK", None)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "engine.warmup"], cwd=REPO, env=env, check=True,
                    capture_output=True, timeout=7200)
@@ -117,7 +124,7 @@ def clone_rows(tmp: Path) -> list[tuple[str, str]]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-cold", action="store_true",
-                    help="leave out the start on an empty cache without warm-up")
+                    help="leave out the start on an empty cache without the shipped kernels")
     ap.add_argument("--clone", action="store_true",
                     help="time a clean clone's first make run instead (module docstring)")
     args = ap.parse_args(argv)
@@ -129,9 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        frame, step = probe(Path(tmp) / "shipped")
+        rows.append(("cold: empty cache, shipped kernels, no warm-up", "-", f"{frame:.1f}",
+                     f"{step:.1f}"))
         if not args.skip_cold:
-            frame, step = probe(Path(tmp) / "cold")
-            rows.append(("cold: empty cache, no warm-up", "-", f"{frame:.1f}", f"{step:.1f}"))
+            frame, step = probe(Path(tmp) / "cold", ODEON_KERNEL_ARCHIVE="0")
+            rows.append(("cold: empty cache, no shipped kernels, no warm-up", "-",
+                         f"{frame:.1f}", f"{step:.1f}"))
         cache = Path(tmp) / "warmed"
         seconds = warm(cache)
         frame, step = probe(cache)
