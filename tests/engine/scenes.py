@@ -58,6 +58,21 @@ def free_fall(steps: int = 1000, dt: float = 0.001,
     return out
 
 
+def _dot3(a: list[float], b: list[float]) -> float:
+    """a . b in Python floats, left to right (numpy's matmul and dot may go
+    through BLAS, whose rounding depends on the CPU and the numpy version)."""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+def _world_inertia_quadratic(R: list[list[float]], I: list[list[float]],
+                             w: list[float]) -> float:
+    """w^T (R I R^T) w in Python floats, in a fixed order (R, I 3x3 nested lists)."""
+    RI = [[_dot3(R[i], [I[0][k], I[1][k], I[2][k]]) for k in range(3)] for i in range(3)]
+    world = [[_dot3(RI[i], R[j]) for j in range(3)] for i in range(3)]
+    row = [_dot3(w, [world[0][j], world[1][j], world[2][j]]) for j in range(3)]
+    return _dot3(row, w)
+
+
 def pendulum(quick: bool, steps: int = 5000, dt: float = 0.001,
              ode: ModuleType = odeon) -> dict:
     L, width, mass = 1.0, 0.05, 1.0
@@ -67,14 +82,14 @@ def pendulum(quick: bool, steps: int = 5000, dt: float = 0.001,
     ode.dJointAttach(j, b, None)
     ode.dJointSetHingeAnchor(j, 0, 0, 0)
     ode.dJointSetHingeAxis(j, 0, 1, 0)
-    I = ode.dBodyGetMass(b).I.reshape(3, 4)[:, :3]
+    I = ode.dBodyGetMass(b).I.reshape(3, 4)[:, :3].tolist()
 
     def energy():
-        v = ode.dBodyGetLinearVel(b)
-        wv = ode.dBodyGetAngularVel(b)
-        R = ode.dBodyGetRotation(b).reshape(3, 4)[:, :3]
-        Iw = R @ I @ R.T
-        return 0.5 * mass * v @ v + 0.5 * wv @ Iw @ wv + mass * G * ode.dBodyGetPosition(b)[2]
+        v = ode.dBodyGetLinearVel(b).tolist()
+        wv = ode.dBodyGetAngularVel(b).tolist()
+        R = ode.dBodyGetRotation(b).reshape(3, 4)[:, :3].tolist()
+        return (0.5 * mass * _dot3(v, v) + 0.5 * _world_inertia_quadratic(R, I, wv)
+                + mass * G * float(ode.dBodyGetPosition(b)[2]))
 
     angles, rates, energies = [ode.dJointGetHingeAngle(j)], [0.0], [energy()]
     drift = 0.0
