@@ -156,6 +156,9 @@ def test_the_engine_compiles_for_a_baseline_cpu_by_default() -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["['generic',", "'']"], done.stderr[-2000:]
+    done = subprocess.run([sys.executable, "-c", "import numba\n" + probe], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["['generic',", "'']"], done.stderr[-2000:]  # numba first
     env["NUMBA_CPU_NAME"] = "znver1"  # a user's own choice stays
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
