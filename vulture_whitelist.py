@@ -100,3 +100,4 @@ _.doSim  # engine/klampt/batch.py: one run, Klamp't's name (bench/bench_batch.py
 _.monteCarloSim  # engine/klampt/batch.py: Klamp't's Monte Carlo entry (docs, tests)
 _.stopped  # engine/klampt/runs.py Outcome: stopped by the event or Ctrl-C (the app reads it)
 _.worker_pids  # engine/klampt/executors.py LocalPool: its processes (tests kill one)
+_.plugin_error  # app/runner_qt.py: a RunnerBridge signal, emitted by name from its queue (poll)
