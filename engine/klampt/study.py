@@ -31,13 +31,14 @@ import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 from engine.klampt.access import flat_names, flatten, parse_path
 from engine.world.writer import process_umask, sync_directory
@@ -290,6 +291,10 @@ def write_table(table: ResultsTable, path: str | os.PathLike[str]) -> None:
 
 def histogram_figure(table: ResultsTable, bins: int = 20) -> Figure:
     """A figure with one histogram per returned numeric scalar column."""
+    # matplotlib on first use: half a second of every app start otherwise
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     names = [n for n in table.returned()
              if any(isinstance(v, (int, float)) for v in table.columns[n])]
     cols = max(1, min(3, len(names)))
