@@ -34,11 +34,11 @@ import json
 import os
 import sys
 import tarfile
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from engine.numba_cache import ENGINE_DIR, KERNEL_DIRS, sources_digest
+from engine.world.writer import write_atomically
 
 REPO_DIR = ENGINE_DIR.parent
 #: The shipped cache (tar, xz-compressed): ``manifest.json``, then numba's files.
@@ -99,18 +99,10 @@ def _cache_root() -> Path | None:
     return Path(custom) if custom else None
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a renamed temporary file (another
-    process may be reading or writing the same cache)."""
+def _write_cache_file(path: Path, data: bytes) -> None:
+    """One cache file, written whole (another process may read the same cache)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda temp: Path(temp).write_bytes(data))
 
 
 def read_manifest(archive: Path = ARCHIVE) -> ArchiveManifest:
@@ -169,10 +161,10 @@ def seed_cache(archive: Path = ARCHIVE, cache_root: Path | None = None) -> SeedR
                 if path.suffix == ".nbi":  # written last: an index names its data files
                     indexes.append((path, data.read()))
                 else:
-                    _write_atomically(path, data.read())
+                    _write_cache_file(path, data.read())
                 written += 1
         for path, data in indexes:
-            _write_atomically(path, data)
+            _write_cache_file(path, data)
     except (OSError, tarfile.TarError, ValueError, TypeError, KeyError) as exc:
         return SeedReport(0, f"{archive.name} unreadable: {exc}")
     return SeedReport(written)
@@ -214,5 +206,5 @@ def pack(cache_root: Path, archive: Path = ARCHIVE) -> int:
             info.size = len(data)
             info.mode = 0o644
             tar.addfile(info, io.BytesIO(data))
-    _write_atomically(archive, buffer.getvalue())
+    write_atomically(archive, lambda temp: Path(temp).write_bytes(buffer.getvalue()))
     return len(files)

@@ -27,8 +27,6 @@ import io
 import math
 import operator
 import os
-import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,7 +39,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 from engine.klampt.access import flat_names, flatten, parse_path
-from engine.world.writer import process_umask, sync_directory
+from engine.world.writer import write_atomically
 
 #: Prefix of the initial-condition columns.
 INIT_PREFIX = "init:"
@@ -210,32 +208,6 @@ def results_table(conditions: Sequence[dict[str, Any]],
         names.update(dict.fromkeys(n for n in row if n not in FIXED_COLUMNS))
     names.update(dict.fromkeys(FIXED_COLUMNS))
     return ResultsTable({n: [row.get(n) for row in rows] for n in names})
-
-
-# ----- atomic files ---------------------------------------------------------------------
-
-def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """``write(temp_path)`` then replace ``path`` by the temporary file: same
-    folder, flushed to disk, the old file's mode (a new file: 0o666 & ~umask)."""
-    real = os.path.realpath(os.fspath(path))
-    try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~process_umask()
-    directory, name = os.path.split(real)
-    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
-    try:
-        write(temp)
-        with open(temp, "rb+") as stream:
-            os.fchmod(stream.fileno(), mode)
-            os.fsync(stream.fileno())
-        os.replace(temp, real)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-    sync_directory(directory)
 
 
 def _cell(value: Any) -> str:

@@ -6,7 +6,8 @@ floats are written with 15 significant digits and vector noise is written as
 0 (`fieldtypes.format_float`, decision 0015). `write_world` saves atomically:
 the text goes to a temporary file next to the target which then replaces it
 with `os.replace`, so a failure leaves the old file intact (see its doc for
-symbolic links, modes and read-only files).
+symbolic links, modes and read-only files). `write_atomically` does the
+same for any file (the Monte Carlo tables, the shipped kernels archive).
 
 Fields are written in schema order, which may differ from the order of the
 file that was read. A USE node is written as ``USE name`` when its DEF node
@@ -23,6 +24,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 
 from engine.world import fieldtypes as ft
 from engine.world.depth import deep_recursion
@@ -252,3 +254,27 @@ def sync_directory(directory: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
+    """``write(temp_path)`` then replace ``path`` by the temporary file: same
+    folder, flushed to disk, the old file's mode (a new file: 0o666 & ~umask)."""
+    real = os.path.realpath(os.fspath(path))
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~process_umask()
+    directory, name = os.path.split(real)
+    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    os.close(fd)
+    try:
+        write(temp)
+        with open(temp, "rb+") as stream:
+            os.fchmod(stream.fileno(), mode)
+            os.fsync(stream.fileno())
+        os.replace(temp, real)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+    sync_directory(directory)
