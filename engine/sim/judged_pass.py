@@ -132,12 +132,6 @@ class JudgedPass:
         about (after a fault) counting as 0 (``solids``: the model's Solid
         records)."""
         n = len(self.first)
-        if self.flushed == 0 and not self.verdicts.any():
-            # the usual pass: nothing handled, nothing flushed; every pair with
-            # contacts gets them, as `default_contact_joints` does when not
-            # given the pairs (the same joints as naming them all)
-            self.flushed = n
-            return default_contact_joints(self.sc, None, self.world, self.group, self.how)
         judged = np.zeros(n - self.flushed, dtype=np.uint8)
         asked = self.verdicts[self.flushed:]
         judged[:asked.shape[0]] = asked
