@@ -192,6 +192,11 @@ class ContactHandler:
         self._points = list(points)
         self._batch = None
 
+    def contact_count(self) -> int:
+        """How many default contacts the last pass made (no `ContactPoint`s
+        built after a batched pass)."""
+        return len(self._batch) if self._batch is not None else len(self.contacts)
+
     def contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None,
                                       list, list]:
         """The default contacts of the last pass as arrays, without building

@@ -355,7 +355,7 @@ class Simulation:
         made (`contacts` lists the default ones). `engine.warmup` compiles
         the collision kernels this way, in a process of its own."""
         self._collide()
-        made = (len(self._handler.contact_arrays()[2]) if self._robust is None
+        made = (self._handler.contact_count() if self._robust is None
                 else self._robust.contact_pass(self.model.ode_world, self.dt))
         ode.dJointGroupEmpty(self.contact_group)
         ode.dJointGroupEmpty(self.plugin_contact_group)
