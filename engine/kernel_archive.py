@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from engine.numba_cache import ENGINE_DIR, KERNEL_DIRS, sources_digest
+from engine.numba_cache import cache_root as numba_cache_root
 from engine.world.writer import write_atomically
 
 REPO_DIR = ENGINE_DIR.parent
@@ -94,11 +95,6 @@ def cache_dir_for(source_dir: Path, cache_root: Path | None) -> Path:
     return cache_root / _CacheLocator.get_suitable_cache_subpath(str(source_dir / "x.py"))
 
 
-def _cache_root() -> Path | None:
-    custom = os.environ.get("NUMBA_CACHE_DIR")
-    return Path(custom) if custom else None
-
-
 def _write_cache_file(path: Path, data: bytes) -> None:
     """One cache file, written whole (another process may read the same cache)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +140,7 @@ def seed_cache(archive: Path = ARCHIVE, cache_root: Path | None = None) -> SeedR
     are written before the index files that name them."""
     if not archive.is_file():
         return SeedReport(0, f"no {archive.name}")
-    cache_root = cache_root if cache_root is not None else _cache_root()
+    cache_root = cache_root if cache_root is not None else numba_cache_root()
     try:
         why = manifest_mismatch(read_manifest(archive), current_manifest())
         if why:

@@ -67,10 +67,17 @@ def stamp_text() -> str:
     return f"{sources_digest()}\ncpu {cpu} {features}".rstrip() + "\n"
 
 
-def _cache_dirs() -> list[pathlib.Path]:
+def cache_root() -> pathlib.Path | None:
+    """numba's cache folder (``NUMBA_CACHE_DIR``), or None: numba then caches in
+    each source folder's ``__pycache__``."""
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    if custom:
-        return [pathlib.Path(custom)]
+    return pathlib.Path(custom) if custom else None
+
+
+def _cache_dirs() -> list[pathlib.Path]:
+    root = cache_root()
+    if root is not None:
+        return [root]
     return [p for p in ENGINE_DIR.rglob("__pycache__") if p.is_dir()]
 
 
@@ -81,8 +88,7 @@ def invalidate_if_stale() -> bool:
     if os.environ.get("ODEON_NUMBA_CACHE_CHECK", "1") == "0":
         return False
     digest = stamp_text()
-    custom = os.environ.get("NUMBA_CACHE_DIR")
-    stamp_dir = pathlib.Path(custom) if custom else ENGINE_DIR / "__pycache__"
+    stamp_dir = cache_root() or ENGINE_DIR / "__pycache__"
     stamp = stamp_dir / STAMP_NAME
     try:
         if stamp.read_text() == digest:
