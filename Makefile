@@ -25,6 +25,17 @@ $(PACKAGES): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(PACKAGES)
 
+# Python bytecode of our own sources, written at install and again for the files that
+# changed: a start then reads it instead of compiling about 330 modules (0.75 s of a
+# 3 s start), also where PYTHONDONTWRITEBYTECODE keeps Python from writing it. A file
+# that does not compile is reported when it is imported, with its line, as before.
+BYTECODE := $(VENV)/.bytecode
+PY_SOURCES := $(shell find engine app -name '*.py' 2>/dev/null)
+
+$(BYTECODE): $(PACKAGES) $(PY_SOURCES)
+	-@$(PY) -m compileall -q -j 0 engine app > /dev/null
+	@touch $(BYTECODE)
+
 # Installing ends by compiling the engine's kernels once (engine/warmup.py, with its
 # progress), so the first world run or test does not wait for numba.
 $(STAMP): $(PACKAGES)
@@ -33,7 +44,7 @@ $(STAMP): $(PACKAGES)
 
 # On a fresh install the app opens at once while the kernels compile in the background
 # (progress in $(WARMUP_LOG)); Run starts stepping when they are ready (decision 0026).
-run: system-deps $(PACKAGES)
+run: system-deps $(PACKAGES) $(BYTECODE)
 	@if [ ! -f $(STAMP) ]; then \
 	  echo "Compiling the physics engine's kernels in the background (a few minutes; progress in $(WARMUP_LOG))."; \
 	  setsid sh -c '$(PY) -m engine.warmup > $(WARMUP_LOG) 2>&1 && touch $(STAMP)' < /dev/null > /dev/null 2>&1 & \
@@ -44,7 +55,7 @@ run: system-deps $(PACKAGES)
 # unless a display is already there.
 GUI_ENV := QT_QPA_PLATFORM=xcb PYOPENGL_PLATFORM=glx
 
-test: system-deps-test $(STAMP)
+test: system-deps-test $(STAMP) $(BYTECODE)
 	@if [ -n "$$DISPLAY" ]; then $(GUI_ENV) $(PY) -m pytest; \
 	elif command -v xvfb-run >/dev/null; then \
 	  $(GUI_ENV) xvfb-run -a -s "-screen 0 1280x1024x24" $(PY) -m pytest; \

@@ -32,10 +32,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 if TYPE_CHECKING:
+    import pyarrow as pa
     from matplotlib.figure import Figure
 
 from engine.klampt.access import flat_names, flatten, parse_path
@@ -228,6 +227,8 @@ def _write_csv(table: ResultsTable, temp: str) -> None:
 
 
 def _arrow_column(values: list[Any]) -> pa.Array:
+    import pyarrow as pa  # imported when a study is first saved as Parquet (app start time)
+
     if all(v is None or isinstance(v, str) for v in values):
         return pa.array(values, type=pa.string())
     if all(v is None or isinstance(v, int) and not isinstance(v, bool) for v in values):
@@ -236,6 +237,9 @@ def _arrow_column(values: list[Any]) -> pa.Array:
 
 
 def _write_parquet(table: ResultsTable, temp: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     pq.write_table(pa.table({n: _arrow_column(v) for n, v in table.columns.items()}), temp)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -37,8 +38,15 @@ from engine.sim.sensors.rays import RayCaster, RayFan, RayHit, ray_fan
 from engine.sim.sensors.site import DeviceSite
 from engine.world import Node
 
-#: cos(pi/8): a sonar ray farther than pi/8 from the surface normal is not echoed
-SONAR_COS = detmath.cos(math.pi / 8.0)
+
+@cache
+def sonar_cos() -> float:
+    """cos(pi/8): a sonar ray farther than pi/8 from the surface normal is not echoed.
+
+    Computed on first use: calling a kernel at import time would load it (about
+    0.16 s) on every start of the app, sonar or not.
+    """
+    return detmath.cos(math.pi / 8.0)
 
 Rule = Callable[[list[RayHit | None], np.ndarray, RayFan, float], float]
 
@@ -65,7 +73,7 @@ def _sonar(hits: list[RayHit | None], dirs: np.ndarray, fan: RayFan, max_range: 
     best = max_range
     for hit, d in zip(hits, dirs, strict=True):
         # the echo comes back when the ray meets the surface within pi/8 of its normal
-        if hit is not None and hit.distance < best and -dot(d, hit.normal) > SONAR_COS:
+        if hit is not None and hit.distance < best and -dot(d, hit.normal) > sonar_cos():
             best = hit.distance
     return best
 
