@@ -118,6 +118,7 @@ class PlotsDock(QDockWidget):
         self._known: list[Node] = []
         self._known_ids: dict[int, int] = {}  # id(node) -> index in _known
         self._rows_of: tuple[tuple, dict] = ((), {})  # (pose_nodes, node -> row)
+        self._remembered_from: tuple = ()  # the pose_nodes whose Solids are in the combo
         self._dirty = False
 
         self.combo = QComboBox()
@@ -178,7 +179,11 @@ class PlotsDock(QDockWidget):
     def add_frame(self, frame: Frame) -> None:
         """Record the selected Solid's values at ``frame.time_ms`` (cheap: the
         curves are refreshed by the redraw timer)."""
-        self._remember(frame.poses.keys())
+        if not frame.pose_nodes:
+            self._remember(frame.poses.keys())
+        elif frame.pose_nodes is not self._remembered_from:  # one tuple per model
+            self._remember(frame.pose_nodes)
+            self._remembered_from = frame.pose_nodes
         node = self.solid
         if node is None or node not in frame.poses:
             return
@@ -212,6 +217,7 @@ class PlotsDock(QDockWidget):
         empty and the axes go back to their initial range, autoscaled."""
         self._known.clear()
         self._known_ids.clear()
+        self._remembered_from = ()
         self._rows_of = ((), {})
         self.combo.clear()
         self.combo.addItem("(none)", _NO_SOLID)

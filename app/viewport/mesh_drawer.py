@@ -17,13 +17,26 @@ cylinders, capsules) whose instances are not mirrored are drawn with back
 faces culled: about half their triangles are dropped right after the vertex
 stage instead of being set up, rasterised and hidden by the depth test (a
 software GL driver does that work on the CPU, the setup in the drawing thread).
+
+Those groups also shade their small instances per vertex: an instance whose
+projected bounding radius is at most `VERTEX_LIT_MAX_PX` pixels is drawn
+with the per-vertex (Gouraud) program, the others per fragment (Phong; see
+shaders.py). Within a level the rows are ordered vertex-lit first, each part
+near to far (so the depth test rejects hidden fragments early), and the two
+parts are drawn from the one instance buffer with their own programs.
+
+Spheres in such a group that are scaled alike along their axes and look
+at most `IMPOSTOR_MAX_PX` pixels big (radius) are not meshes at all: they
+are drawn as impostors, a square each whose fragments trace the exact
+sphere (`Shading.SPHERE_IMPOSTOR`, shaders.py), from their own buffer.
 """
 
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from OpenGL import GL
@@ -41,55 +54,103 @@ from app.viewport.lod import (
 )
 from app.viewport.meshes import MeshData
 from app.viewport.scene import Light, MeshKey, SceneItem
-from app.viewport.shaders import MAX_LIGHTS, MESH_VERT, compile_program, mesh_fragment_source
+from app.viewport.shaders import MAX_LIGHTS, PROGRAM_SOURCES, Shading, compile_program
 from app.viewport.transforms import gl_matrix
 
 MODE_LIT, MODE_FLAT, MODE_PICK = 0, 1, 2
 _ISTRIDE = 21 * 4
+_INSTANCE_ATTRIBUTES = ((4, 0), (4, 16), (4, 32), (4, 48), (4, 64), (1, 80))  # (floats, offset)
+
+#: Largest projected bounding radius (pixels) of an instance shaded per vertex
+#: (module docstring). At that size a level's triangles span a few pixels at most
+#: (lod.py keeps their silhouette within a pixel), so per-vertex and per-fragment
+#: lighting differ by a pixel's worth of highlight.
+VERTEX_LIT_MAX_PX = 24.0
+
+#: Largest projected radius (pixels) of a sphere drawn as an impostor (module
+#: docstring): far enough from the eye that its square stays clear of the near plane.
+IMPOSTOR_MAX_PX = 64.0
+
+#: Mesh kinds drawn as impostors when small (their meshes are unit spheres).
+IMPOSTOR_KINDS = frozenset({"sphere"})
+
+# The impostor's square: corners (x, y) in [-1, 1]^2 (pos | normal rows, as meshes).
+_SQUARE = np.array([[-1, -1, 0, 0, 0, 0], [1, -1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0],
+                    [-1, 1, 0, 0, 0, 0]], np.float32)
+_SQUARE_INDEX = np.array([0, 1, 2, 0, 2, 3], np.uint32)
+
+
+class LightUniforms(NamedTuple):
+    """The lights as the mesh programs take them: ``directions`` (k, 3) unit vectors
+    the light travels along, ``colors`` (k, 3) colour times intensity, ``ambient``
+    RGB (at least 0.25 each, so that nothing is black)."""
+
+    directions: np.ndarray
+    colors: np.ndarray
+    ambient: tuple[float, float, float]
 
 
 class MeshProgram:
-    """The instanced mesh shader programs (one per light count) and their uniforms."""
+    """The instanced mesh shader programs and their uniforms: one per light count and
+    `Shading` (per fragment; per vertex for small instances; sphere impostors)."""
 
     _UNIFORMS = ("u_viewproj", "u_mode", "u_light_dir", "u_light_color", "u_ambient",
                  "u_eye", "u_override")
 
     def __init__(self) -> None:
-        self.programs: dict[int, tuple[int, dict[str, int]]] = {}
+        # (light count, shading) -> (program, uniform locations)
+        self.programs: dict[tuple[int, Shading], tuple[int, dict[str, int]]] = {}
+        self._lights_key: tuple | None = None
+        self._lights = LightUniforms(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32),
+                                     (0.25, 0.25, 0.25))
 
     def initialize(self) -> None:
         """Compile the one-light program (GL current); the others on first use."""
-        self._program(1)
+        self._program(1, Shading.PER_FRAGMENT)
 
-    def _program(self, nlights: int) -> tuple[int, dict[str, int]]:
+    def _program(self, nlights: int, shading: Shading) -> tuple[int, dict[str, int]]:
         """(program, uniform locations) for ``nlights`` lights, compiled on first use."""
-        if nlights not in self.programs:
-            program = compile_program(MESH_VERT, mesh_fragment_source(nlights))
-            self.programs[nlights] = (program, {name: GL.glGetUniformLocation(program, name)
-                                                for name in self._UNIFORMS})
-        return self.programs[nlights]
+        key = (nlights, shading)
+        if key not in self.programs:
+            program = compile_program(*PROGRAM_SOURCES[shading](nlights))
+            self.programs[key] = (program, {name: GL.glGetUniformLocation(program, name)
+                                            for name in self._UNIFORMS})
+        return self.programs[key]
 
     def use(self, viewproj: np.ndarray, eye: np.ndarray, lights: Sequence[Light],
-            mode: int, override: Sequence[float] = (0, 0, 0, 0)) -> None:
-        """Bind the program for the lights (at most `MAX_LIGHTS`) and set view, lights
-        and mode."""
+            mode: int, override: Sequence[float] = (0, 0, 0, 0),
+            shading: Shading = Shading.PER_FRAGMENT) -> None:
+        """Bind the program for the lights (at most `MAX_LIGHTS`) and ``shading`` and
+        set view, lights and mode."""
         lights = list(lights)[:MAX_LIGHTS]
-        program, L = self._program(len(lights))
+        program, L = self._program(len(lights), shading)
         GL.glUseProgram(program)
         GL.glUniformMatrix4fv(L["u_viewproj"], 1, False, gl_matrix(viewproj))
         GL.glUniform1i(L["u_mode"], mode)
+        uniforms = self._light_uniforms(lights)
         if lights:
+            GL.glUniform3fv(L["u_light_dir"], len(lights), uniforms.directions)
+            GL.glUniform3fv(L["u_light_color"], len(lights), uniforms.colors)
+        GL.glUniform3f(L["u_ambient"], *uniforms.ambient)
+        GL.glUniform3f(L["u_eye"], *np.asarray(eye, np.float32))
+        GL.glUniform4f(L["u_override"], *override)
+
+    def _light_uniforms(self, lights: list[Light]) -> LightUniforms:
+        """The uniform values of ``lights``, computed again only when they change (a
+        frame binds the programs several times with the same lights)."""
+        key = tuple((li.direction.tobytes(), np.asarray(li.color).tobytes(), li.ambient)
+                    for li in lights)
+        if self._lights_key != key:
+            self._lights_key = key
             dirs = np.array([li.direction for li in lights], np.float64).reshape(-1, 3)
             norms = np.linalg.norm(dirs, axis=1, keepdims=True)
             dirs = np.where(norms > 1e-12, dirs / np.maximum(norms, 1e-12), 0.0)
-            dirs = dirs.astype(np.float32)
-            cols = np.array([li.color for li in lights], np.float32)
-            GL.glUniform3fv(L["u_light_dir"], len(lights), dirs)
-            GL.glUniform3fv(L["u_light_color"], len(lights), cols)
-        amb = max([li.ambient for li in lights], default=0.0)
-        GL.glUniform3f(L["u_ambient"], *([max(amb, 0.25)] * 3))
-        GL.glUniform3f(L["u_eye"], *np.asarray(eye, np.float32))
-        GL.glUniform4f(L["u_override"], *override)
+            amb = max(max([li.ambient for li in lights], default=0.0), 0.25)
+            self._lights = LightUniforms(
+                dirs.astype(np.float32),
+                np.array([li.color for li in lights], np.float32).reshape(-1, 3),
+                (amb, amb, amb))
+        return self._lights
 
 
 def _indexed(mesh: MeshData, edges: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -118,13 +179,24 @@ class LevelBuffers:
         self.vertices = vertices      # (k, 6) float32 pos | normal
         self.index = index            # (e,) uint32
         self.rows = np.zeros((0, 21), np.float32)  # (m, 21) instances drawn at this level
+        self.vertex_lit = 0           # the first rows are shaded per vertex
         self.vao = self.vbo = self.ivbo = self.ebo = 0
+        self._first_bound = 0         # the row the instance attributes start at
         self.dirty = True
 
-    def set_rows(self, rows: np.ndarray) -> None:
-        """The (m, 21) instance rows to draw with this level (uploaded at the next draw)."""
+    def set_rows(self, rows: np.ndarray, vertex_lit: int = 0) -> None:
+        """The (m, 21) instance rows to draw with this level, the first ``vertex_lit``
+        of them shaded per vertex (uploaded at the next draw)."""
         self.rows = np.ascontiguousarray(rows, np.float32)
+        self.vertex_lit = int(vertex_lit)
         self.dirty = True
+
+    def _point_instances_at(self, first: int) -> None:
+        """Make the instance attributes start at row ``first`` (VAO and ivbo bound)."""
+        for k, (size, off) in enumerate(_INSTANCE_ATTRIBUTES):
+            GL.glVertexAttribPointer(2 + k, size, GL.GL_FLOAT, False, _ISTRIDE,
+                                     ctypes.c_void_p(first * _ISTRIDE + off))
+        self._first_bound = first
 
     def _create(self) -> None:
         self.vao = int(GL.glGenVertexArrays(1))
@@ -140,26 +212,31 @@ class LevelBuffers:
             GL.glEnableVertexAttribArray(loc)
             GL.glVertexAttribPointer(loc, 3, GL.GL_FLOAT, False, 24, ctypes.c_void_p(off))
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.ivbo)
-        for k, (size, off) in enumerate([(4, 0), (4, 16), (4, 32), (4, 48), (4, 64), (1, 80)]):
+        for k in range(len(_INSTANCE_ATTRIBUTES)):
             GL.glEnableVertexAttribArray(2 + k)
-            GL.glVertexAttribPointer(2 + k, size, GL.GL_FLOAT, False, _ISTRIDE,
-                                     ctypes.c_void_p(off))
             GL.glVertexAttribDivisor(2 + k, 1)
+        self._point_instances_at(0)
         GL.glBindVertexArray(0)
 
-    def draw(self, primitive: int) -> None:
-        """Upload the rows if changed and draw them in one instanced call (GL current)."""
-        if not len(self.rows):
+    def draw(self, primitive: int, part: slice = slice(None)) -> None:
+        """Upload the rows if changed and draw ``part`` of them (all by default) in one
+        instanced call (GL current)."""
+        first, stop, _ = part.indices(len(self.rows))
+        if stop <= first:
             return
         if not self.vao:
             self._create()
-        if self.dirty:
-            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.ivbo)
-            GL.glBufferData(GL.GL_ARRAY_BUFFER, self.rows.nbytes, self.rows, GL.GL_STREAM_DRAW)
-            self.dirty = False
         GL.glBindVertexArray(self.vao)
+        if self.dirty or first != self._first_bound:
+            GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.ivbo)
+            if self.dirty:
+                GL.glBufferData(GL.GL_ARRAY_BUFFER, self.rows.nbytes, self.rows,
+                                GL.GL_STREAM_DRAW)
+                self.dirty = False
+            if first != self._first_bound:
+                self._point_instances_at(first)
         GL.glDrawElementsInstanced(primitive, len(self.index), GL.GL_UNSIGNED_INT, None,
-                                   len(self.rows))
+                                   stop - first)
         GL.glBindVertexArray(0)
 
     def release(self) -> None:
@@ -168,7 +245,26 @@ class LevelBuffers:
             GL.glDeleteVertexArrays(1, [self.vao])
             GL.glDeleteBuffers(3, [self.vbo, self.ivbo, self.ebo])
             self.vao = self.vbo = self.ivbo = self.ebo = 0
+            self._first_bound = 0
             self.dirty = True
+
+
+ShadingPart = Callable[[LevelBuffers], slice]
+
+
+def all_rows(level: LevelBuffers) -> slice:
+    """Every row of a level, whatever its shading (flat colours, picking, wireframes)."""
+    return slice(None)
+
+
+def vertex_lit_rows(level: LevelBuffers) -> slice:
+    """The rows of a level shaded per vertex."""
+    return slice(0, level.vertex_lit)
+
+
+def fragment_lit_rows(level: LevelBuffers) -> slice:
+    """The rows of a level shaded per fragment."""
+    return slice(level.vertex_lit, None)
 
 
 class InstanceGroup:
@@ -176,10 +272,13 @@ class InstanceGroup:
 
     def __init__(self, levels: LodLevels, arrays: Sequence[tuple[np.ndarray, np.ndarray]],
                  solid: np.ndarray, local: np.ndarray, colors: np.ndarray,
-                 pick: np.ndarray, cull_back: bool = False) -> None:
+                 pick: np.ndarray, cull_back: bool = False, impostors: bool = False) -> None:
         self.lod = levels
         self.cull_back = cull_back    # draw with back faces culled (module docstring)
         self.levels = [LevelBuffers(v, i) for v, i in arrays]
+        # small round spheres, drawn as impostors (None: the kind has none)
+        self.impostors = LevelBuffers(_SQUARE, _SQUARE_INDEX) if impostors else None
+        self.round = uniformly_scaled(local)  # (n,) bool
         self.solid = solid            # (n,) int Solid index, -1 = world
         self.local = local            # (n, 4, 4)
         self.colors = colors          # (n, 4)
@@ -202,38 +301,83 @@ class InstanceGroup:
         self.version += 1
 
     def bucket(self, viewproj: np.ndarray, height_px: int) -> list[int]:
-        """Cull and sort the instances into their levels; returns the count per level.
+        """Cull and sort the instances into their levels (and, in a back-face culled
+        group, per-vertex shaded first); returns the count per level.
 
         Recomputed only when the rows, the camera or the viewport height changed.
         """
         key = (self.version, np.asarray(viewproj, np.float64).tobytes(), int(height_px))
         if key != self._bucketed:
             self._bucketed = key
-            visible = spheres_visible(self.centres, self.radii, frustum_planes(viewproj))
+            visible = np.flatnonzero(spheres_visible(self.centres, self.radii,
+                                                     frustum_planes(viewproj)))
+            visible = visible[np.argsort(view_depths(self.centres[visible], viewproj),
+                                         kind="stable")]
             rows = self.instances[visible]
-            if len(self.levels) == 1:
+            if len(self.levels) == 1 and not self.cull_back:
                 self.levels[0].set_rows(rows)
             else:
                 px = projected_radius_px(self.centres[visible], self.radii[visible], viewproj,
                                          height_px)
+                if self.impostors is not None:
+                    as_impostor = (px <= IMPOSTOR_MAX_PX) & self.round[visible]
+                    if not np.any(viewproj[3, :3]):  # orthographic: no eye point
+                        as_impostor[:] = False
+                    self.impostors.set_rows(rows[as_impostor])
+                    rows, px = rows[~as_impostor], px[~as_impostor]
                 level = choose_levels(px, self.lod.max_radius_px)
-                order = np.argsort(level, kind="stable")
-                bounds = np.searchsorted(level[order], np.arange(len(self.levels) + 1))
+                per_fragment = (px > VERTEX_LIT_MAX_PX) | (not self.cull_back)
+                # bucket 2k: level k shaded per vertex, 2k + 1: per fragment; the
+                # stable sort keeps each bucket near to far
+                slot = 2 * level + per_fragment
+                order = np.argsort(slot, kind="stable")
+                bounds = np.searchsorted(slot[order], np.arange(2 * len(self.levels) + 1))
                 rows = rows[order]
                 for k, lv in enumerate(self.levels):
-                    lv.set_rows(rows[bounds[k]:bounds[k + 1]])
+                    lv.set_rows(rows[bounds[2 * k]:bounds[2 * k + 2]],
+                                vertex_lit=bounds[2 * k + 1] - bounds[2 * k])
         return [len(lv.rows) for lv in self.levels]
 
-    def draw(self, primitive: int, viewproj: np.ndarray, height_px: int) -> None:
-        """Cull, pick levels and draw each non-empty level with one instanced call."""
+    def draw(self, primitive: int, viewproj: np.ndarray, height_px: int,
+             shading: ShadingPart = all_rows) -> None:
+        """Cull, pick levels and draw the ``shading`` part of each level's rows
+        (all of them by default) with one instanced call per level."""
         self.bucket(viewproj, height_px)
         for lv in self.levels:
-            lv.draw(primitive)
+            lv.draw(primitive, shading(lv))
+
+    def draw_impostors(self, viewproj: np.ndarray, height_px: int) -> None:
+        """Cull, pick levels and draw the impostor spheres (if the kind has them)."""
+        self.bucket(viewproj, height_px)
+        if self.impostors is not None:
+            self.impostors.draw(GL.GL_TRIANGLES)
 
     def release(self) -> None:
         """Delete the GL buffers (GL current)."""
-        for lv in self.levels:
+        for lv in self.levels + ([self.impostors] if self.impostors is not None else []):
             lv.release()
+
+
+def view_depths(centres: np.ndarray, viewproj: np.ndarray) -> np.ndarray:
+    """Clip-space w of points ``centres`` (n, 3) (m): their distance in front of the
+    camera along its axis for a perspective ``viewproj`` (4, 4) (a constant for an
+    orthographic one, where the order then stays the given one)."""
+    return centres @ viewproj[3, :3] + viewproj[3, 3]
+
+
+def uniformly_scaled(local: np.ndarray) -> np.ndarray:
+    """(n,) whether each (n, 4, 4) transform's 3x3 block is a rotation times one scale.
+
+    Equal column norms c and a largest singular value of c (`lod.shear_stretch`
+    of 1) leave no room for a smaller one (the squares of the singular values
+    sum to 3 c^2), so the block is c times a rotation.
+    """
+    A = np.asarray(local, np.float64)[:, :3, :3]
+    if len(A) == 0:
+        return np.zeros(0, bool)
+    norms = np.sqrt(np.sum(A * A, axis=1))
+    return ((norms.max(axis=1) - norms.min(axis=1) <= 1e-9 * norms.max(axis=1))
+            & (shear_stretch(local) <= 1.0 + 1e-9))
 
 
 def _closed_unmirrored(key: MeshKey, local: np.ndarray) -> bool:
@@ -269,11 +413,12 @@ class MeshDrawer:
             else:
                 arrays = (_indexed(levels.meshes[0], self.edges),)
             local = np.array([items[i].local for i in idx], np.float64).reshape(-1, 4, 4)
+            cull_back = not (self.edges or transparent) and _closed_unmirrored(key, local)
             self.groups[(key, transparent)] = InstanceGroup(
                 levels, arrays, np.array([items[i].solid for i in idx], np.int64), local,
                 np.array([items[i].color for i in idx], np.float32).reshape(-1, 4),
-                np.array([pick_ids[i] for i in idx], np.float32),
-                cull_back=not (self.edges or transparent) and _closed_unmirrored(key, local))
+                np.array([pick_ids[i] for i in idx], np.float32), cull_back=cull_back,
+                impostors=cull_back and bool(key) and key[0] in IMPOSTOR_KINDS)
 
     def update(self, solid_world: np.ndarray, solid_colors: np.ndarray | None = None) -> None:
         """New transforms; ``solid_colors`` (S + 1, 4) replaces item colours per Solid."""
@@ -294,7 +439,7 @@ class MeshDrawer:
             return
         if height_px is None:
             height_px = int(GL.glGetIntegerv(GL.GL_VIEWPORT)[3])
-        program.use(viewproj, eye, lights, MODE_FLAT if self.edges and mode != MODE_PICK else mode)
+        mode = MODE_FLAT if self.edges and mode != MODE_PICK else mode
         prim = GL.GL_LINES if self.edges else GL.GL_TRIANGLES
         opaque = [g for (_, transparent), g in self.groups.items()
                   if not transparent or mode == MODE_PICK]
@@ -303,9 +448,23 @@ class MeshDrawer:
             GL.glEnable(GL.GL_CULL_FACE)  # set in full: a plugin's draw pass may change them
             GL.glCullFace(GL.GL_BACK)
             GL.glFrontFace(GL.GL_CCW)
+            with_impostors = [g for g in culled if g.impostors is not None]
+            if with_impostors:
+                program.use(viewproj, eye, lights, mode, shading=Shading.SPHERE_IMPOSTOR)
+                for g in with_impostors:
+                    g.draw_impostors(viewproj, height_px)
+            rest = all_rows
+            if mode == MODE_LIT:  # small instances shaded per vertex (module docstring)
+                rest = fragment_lit_rows
+                program.use(viewproj, eye, lights, mode, shading=Shading.PER_VERTEX)
+                for g in culled:
+                    g.draw(prim, viewproj, height_px, vertex_lit_rows)
+            program.use(viewproj, eye, lights, mode)
             for g in culled:
-                g.draw(prim, viewproj, height_px)
+                g.draw(prim, viewproj, height_px, rest)
             GL.glDisable(GL.GL_CULL_FACE)
+        else:
+            program.use(viewproj, eye, lights, mode)
         for g in opaque:
             if not g.cull_back:
                 g.draw(prim, viewproj, height_px)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Callable
+
 from OpenGL import GL
 
 # Instanced meshes: per-vertex position/normal, per-instance model matrix (4 columns),
@@ -39,54 +42,202 @@ void main() {
 #: Most lights the mesh shader takes (more are ignored).
 MAX_LIGHTS = 4
 
-# The light count is a compile-time constant (one program per count, see
+# Blinn-Phong over the directional lights, shared by both ways of shading. The
+# light count is a compile-time constant (one program per count, see
 # `mesh_fragment_source`): a loop with a uniform bound made llvmpipe shade every
 # fragment about twice as slowly (bench/bench_viewport.py). u_light_dir holds unit
-# vectors along which the light travels.
-MESH_FRAG_TEMPLATE = """
-#version 330
+# vectors along which the light travels; n and V are unit vectors (surface normal,
+# towards the eye).
+_LIGHTING = """
 const int NLIGHTS = %(nlights)d;
-in vec3 v_pos;
-in vec3 v_normal;
-in vec4 v_color;
-flat in float v_pick;
-uniform int u_mode;
 uniform vec3 u_light_dir[%(max_lights)d];
 uniform vec3 u_light_color[%(max_lights)d];
 uniform vec3 u_ambient;
 uniform vec3 u_eye;
 uniform vec4 u_override;
-out vec4 frag;
-void main() {
-    if (u_mode == 2) {
-        int i = int(v_pick + 0.5);
-        frag = vec4(float(i & 255), float((i >> 8) & 255), float((i >> 16) & 255), 255.0) / 255.0;
-        return;
-    }
-    vec4 base = u_override.a > 0.0 ? u_override : v_color;
-    if (u_mode == 1) { frag = base; return; }
-    vec3 n = normalize(v_normal);
-    if (!gl_FrontFacing) n = -n;
-    vec3 V = normalize(u_eye - v_pos);
+vec4 lit(vec3 n, vec3 V, vec4 base) {
     vec3 c = u_ambient * base.rgb;
     for (int k = 0; k < NLIGHTS; ++k) {
         vec3 L = -u_light_dir[k];
         float d = max(dot(n, L), 0.0);
         vec3 H = normalize(L + V);
-        float s = pow(max(dot(n, H), 0.0), 32.0) * 0.2 * step(0.0, d);
+        // x^32 by five squarings: llvmpipe evaluates pow() as exp2(32 log2 x)
+        float x = max(dot(n, H), 0.0);
+        x *= x; x *= x; x *= x; x *= x; x *= x;
+        float s = x * 0.2 * step(0.0, d);
         c += u_light_color[k] * (d * base.rgb + s);
     }
-    frag = vec4(min(c, vec3(1.0)), base.a);
+    return vec4(min(c, vec3(1.0)), base.a);
+}
+vec4 pick_color(float pick) {
+    int i = int(pick + 0.5);
+    return vec4(float(i & 255), float((i >> 8) & 255), float((i >> 16) & 255), 255.0) / 255.0;
+}
+"""
+
+# Shaded per fragment (Phong): the normal and position are interpolated.
+MESH_FRAG_TEMPLATE = """
+#version 330
+in vec3 v_pos;
+in vec3 v_normal;
+in vec4 v_color;
+flat in float v_pick;
+uniform int u_mode;
+out vec4 frag;
+""" + _LIGHTING + """
+void main() {
+    if (u_mode == 2) { frag = pick_color(v_pick); return; }
+    vec4 base = u_override.a > 0.0 ? u_override : v_color;
+    if (u_mode == 1) { frag = base; return; }
+    vec3 n = normalize(v_normal);
+    if (!gl_FrontFacing) n = -n;
+    frag = lit(n, normalize(u_eye - v_pos), base);
+}
+"""
+
+# Shaded per vertex (Gouraud), for instances that look small (see mesh_drawer.py):
+# the fragment stage only writes the interpolated colour. A software GL driver sets
+# up and interpolates one varying instead of four, and each fragment does no
+# lighting, which halves the cost of a frame of a 1000-body pile. Front faces only
+# (the drawer uses it for closed meshes drawn with back faces culled).
+MESH_VERT_VERTEX_LIT_TEMPLATE = """
+#version 330
+layout(location = 0) in vec3 a_pos;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec4 a_m0;
+layout(location = 3) in vec4 a_m1;
+layout(location = 4) in vec4 a_m2;
+layout(location = 5) in vec4 a_m3;
+layout(location = 6) in vec4 a_color;
+layout(location = 7) in float a_pick;
+uniform mat4 u_viewproj;
+uniform int u_mode;
+out vec4 v_color;
+""" + _LIGHTING + """
+void main() {
+    mat4 m = mat4(a_m0, a_m1, a_m2, a_m3);
+    vec4 wp = m * vec4(a_pos, 1.0);
+    gl_Position = u_viewproj * wp;
+    if (u_mode == 2) { v_color = pick_color(a_pick); return; }
+    vec4 base = u_override.a > 0.0 ? u_override : a_color;
+    if (u_mode == 1) { v_color = base; return; }
+    mat3 m3 = mat3(m);  // normal transform as in MESH_VERT
+    vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
+    vec3 n = normalize(m3 * (a_normal / max(s2, vec3(1e-12))));
+    v_color = lit(n, normalize(u_eye - wp.xyz), base);
+}
+"""
+
+MESH_FRAG_VERTEX_LIT = """
+#version 330
+in vec4 v_color;
+out vec4 frag;
+void main() { frag = v_color; }
+"""
+
+
+# Spheres drawn as impostors (see mesh_drawer.py): one square per sphere, facing the
+# eye in the plane through the centre, just big enough to hold the sphere's outline;
+# each fragment casts the eye's ray through its point of the square onto the exact
+# sphere, is dropped when the ray misses, and writes the hit point's depth and
+# lighting. Two triangles per sphere instead of 80 to 5120 (a software GL driver
+# sets up every triangle on the CPU). Perspective views only (the eye is a point).
+SPHERE_IMPOSTOR_VERT = """
+#version 330
+layout(location = 0) in vec3 a_pos;
+layout(location = 2) in vec4 a_m0;
+layout(location = 3) in vec4 a_m1;
+layout(location = 4) in vec4 a_m2;
+layout(location = 5) in vec4 a_m3;
+layout(location = 6) in vec4 a_color;
+layout(location = 7) in float a_pick;
+uniform mat4 u_viewproj;
+uniform vec3 u_eye;
+out vec3 v_pos;
+flat out vec3 v_centre;
+flat out float v_radius;
+flat out vec4 v_color;
+flat out float v_pick;
+void main() {
+    // a unit sphere scaled uniformly: its radius is the length of a model column
+    vec3 c = a_m3.xyz;
+    float r = length(a_m0.xyz);
+    vec3 f = c - u_eye;
+    float d = length(f);
+    f /= d;
+    vec3 helper = abs(f.z) < 0.9 ? vec3(0.0, 0.0, 1.0) : vec3(1.0, 0.0, 0.0);
+    vec3 ax = normalize(cross(f, helper));
+    vec3 ay = cross(ax, f);
+    // the cone from the eye tangent to the sphere (half-angle asin(r / d)) meets the
+    // plane through c normal to f in a circle of radius d tan(asin(r / d))
+    float half_size = r * d / sqrt(max(d * d - r * r, 1e-12));
+    v_pos = c + (ax * a_pos.x + ay * a_pos.y) * half_size;
+    v_centre = c;
+    v_radius = r;
+    v_color = a_color;
+    v_pick = a_pick;
+    gl_Position = u_viewproj * vec4(v_pos, 1.0);
+}
+"""
+
+SPHERE_IMPOSTOR_FRAG_TEMPLATE = """
+#version 330
+in vec3 v_pos;
+flat in vec3 v_centre;
+flat in float v_radius;
+flat in vec4 v_color;
+flat in float v_pick;
+uniform mat4 u_viewproj;
+uniform int u_mode;
+out vec4 frag;
+""" + _LIGHTING + """
+void main() {
+    // the eye's ray x = v_pos + t dir, solved from this point of the square: q = v_pos - c
+    // is small, so |q + t dir|^2 = r^2 stays precise in float32 far from the origin
+    vec3 dir = normalize(v_pos - u_eye);
+    vec3 q = v_pos - v_centre;
+    float b = dot(q, dir);
+    float h = b * b - (dot(q, q) - v_radius * v_radius);
+    if (h < 0.0) discard;
+    float t = -b - sqrt(h);  // the nearer root: the front of the sphere
+    vec4 clip = u_viewproj * vec4(v_pos + t * dir, 1.0);
+    gl_FragDepth = (gl_DepthRange.diff * clip.z / clip.w
+                    + gl_DepthRange.near + gl_DepthRange.far) * 0.5;
+    if (u_mode == 2) { frag = pick_color(v_pick); return; }
+    vec4 base = u_override.a > 0.0 ? u_override : v_color;
+    if (u_mode == 1) { frag = base; return; }
+    frag = lit((q + t * dir) / v_radius, -dir, base);
 }
 """
 
 
+def _check_lights(nlights: int) -> dict[str, int]:
+    if not 0 <= nlights <= MAX_LIGHTS:
+        raise ValueError(f"mesh shader: nlights must be 0..{MAX_LIGHTS}, got {nlights}")
+    return {"nlights": nlights, "max_lights": MAX_LIGHTS}
+
 
 def mesh_fragment_source(nlights: int) -> str:
-    """The mesh fragment shader for ``nlights`` lights (0..`MAX_LIGHTS`)."""
-    if not 0 <= nlights <= MAX_LIGHTS:
-        raise ValueError(f"mesh_fragment_source: nlights must be 0..{MAX_LIGHTS}, got {nlights}")
-    return MESH_FRAG_TEMPLATE % {"nlights": nlights, "max_lights": MAX_LIGHTS}
+    """The per-fragment mesh shader for ``nlights`` lights (0..`MAX_LIGHTS`)."""
+    return MESH_FRAG_TEMPLATE % _check_lights(nlights)
+
+
+class Shading(enum.Enum):
+    """The ways the mesh drawer shades instances, each with its own programs."""
+
+    PER_FRAGMENT = "per fragment"
+    PER_VERTEX = "per vertex"
+    SPHERE_IMPOSTOR = "sphere impostor"
+
+
+#: Shading -> (light count -> (vertex source, fragment source)).
+PROGRAM_SOURCES: dict[Shading, Callable[[int], tuple[str, str]]] = {
+    Shading.PER_FRAGMENT: lambda n: (MESH_VERT, mesh_fragment_source(n)),
+    Shading.PER_VERTEX: lambda n: (MESH_VERT_VERTEX_LIT_TEMPLATE % _check_lights(n),
+                                   MESH_FRAG_VERTEX_LIT),
+    Shading.SPHERE_IMPOSTOR: lambda n: (SPHERE_IMPOSTOR_VERT,
+                                        SPHERE_IMPOSTOR_FRAG_TEMPLATE % _check_lights(n)),
+}
 
 
 # Coloured lines (grid, contacts, forces, trails).

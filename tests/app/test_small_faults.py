@@ -107,7 +107,7 @@ def test_an_edited_position_is_not_a_velocity_spike(dock) -> None:
     """The plotted velocity is the frame's body velocity (``pose_v``), so a
     position edit between two frames (1 m teleport) does not show as a spike
     of 1 m / 16 ms = 62 m/s (the finite difference did)."""
-    nodes = (object(), BALL)
+    nodes = (FakeSolid("OTHER"), BALL)
     dock.set_solid(BALL)
     for i in range(20):
         z = 2.0 - 0.016 * i + (1.0 if i >= 10 else 0.0)  # moved up 1 m at frame 10

@@ -62,6 +62,9 @@ def test_an_unmirrored_box_group_is_culled():
 @pytest.mark.parametrize("text", [SHAPES, SHAPES.split("Solid { translation 0.8")[0]],
                          ids=["with a mirrored box", "unmirrored"])
 def test_culling_draws_the_same_picture(qtbot, gl_available, monkeypatch, text):
+    # per-fragment shading everywhere: only the culling differs between the pictures
+    monkeypatch.setattr(mesh_drawer, "VERTEX_LIT_MAX_PX", -1.0)
+    monkeypatch.setattr(mesh_drawer, "IMPOSTOR_MAX_PX", -1.0)
     view = shown_viewport(qtbot, (320, 240))
     view.set_world(world(text))
     culled = grab(view)

@@ -169,7 +169,9 @@ def test_far_and_near_spheres_drawn_at_their_levels_and_picked(view):
                          box_solid("BEHIND", (0, 0, 1), (-7, 0, 5))))
     px = grab(view)
     rows = level_rows(view, "sphere")
-    assert rows[0] == 1 and sum(rows[3:]) == 1 and sum(rows) == 2
+    # the far one is small: an impostor (tests/app/test_viewport_shading.py)
+    assert sum(rows[3:]) == 1 and sum(rows) == 1
+    assert len(view.renderer._shapes.groups[(("sphere",), False)].impostors.rows) == 1
     assert level_rows(view, "box") == [0]  # behind the camera: culled
     assert is_red(at(px, view.world_to_pixel((-1.5, 0.6, 1.2))))
     far = at(px, view.world_to_pixel(FAR))
@@ -180,10 +182,12 @@ def test_far_and_near_spheres_drawn_at_their_levels_and_picked(view):
     assert view.pick_at(5, 5) is None
 
 
-def test_levels_follow_the_camera_and_wireframes_use_them(view):
+def test_levels_follow_the_camera_and_wireframes_use_them(view, monkeypatch):
+    from app.viewport import mesh_drawer
     from app.viewport.overlay_drawers import BoundingObjectDrawer
     from app.viewport.renderer import BOUND_COLOR
 
+    monkeypatch.setattr(mesh_drawer, "IMPOSTOR_MAX_PX", -1.0)  # meshes at every size
     view.set_world(world(sphere_solid("S", (1, 0, 0), (0, 0, 0), 0.1)))
     grab(view)
     before = level_rows(view, "sphere")
@@ -192,7 +196,7 @@ def test_levels_follow_the_camera_and_wireframes_use_them(view):
     after = level_rows(view, "sphere")
     view.show_bounding_objects = True
     px = grab(view)
-    assert np.argmax(after) > np.argmax(before)
+    assert sum(before) == 1 and np.argmax(after) > np.argmax(before)
     bounds = view.renderer.overlay_drawer(BoundingObjectDrawer).meshes.groups[
         (("sphere",), False)]
     assert sum(len(lv.rows) for lv in bounds.levels) == 1
