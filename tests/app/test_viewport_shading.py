@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from app.viewport import ViewportWidget, mesh_drawer
-from app.viewport.shaders import Shading
 from app.viewport.camera import OrbitCamera
 from app.viewport.mesh_drawer import uniformly_scaled, view_depths
+from app.viewport.shaders import Shading
 from app.viewport.transforms import pose_matrix
 from tests.app.test_viewport_helpers import (
     at,
