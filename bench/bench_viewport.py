@@ -332,6 +332,7 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     wall = t1 - t0
     gaps = [(b - a) * 1e3 for a, b in zip(ticks, ticks[1:], strict=False)]
     paint_ok = not window.viewport.paint_errors and not errors
+    view_size = f"{window.viewport.width()}x{window.viewport.height()}"
     window.close()
     window.deleteLater()
     wait(app, 0.1)
@@ -340,7 +341,7 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     result = {"fps": counts["swapped"] / wall, "delivered": counts["delivered"] / wall,
               "gap_med": percentile(gaps, 0.5), "gap_p95": percentile(gaps, 0.95),
               "gap_max": max(gaps, default=float("nan")), "steps": (s1 - s0) / wall,
-              "cpu": cpu}
+              "cpu": cpu, "view": view_size}
     result.update({name: t.median_ms() for name, t in timed.items()})
     if prof:
         out = io.StringIO()
@@ -397,7 +398,9 @@ def main_gui(args: argparse.Namespace) -> int:
     ctx.makeCurrent(offscreen)
     renderer = GL.glGetString(GL.GL_RENDERER).decode()
     ctx.doneCurrent()
-    print(f"renderer: {renderer}; window {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]}; run_fast; "
+    views = sorted({result["view"] for *_, result in rows})
+    print(f"renderer: {renderer}; window {WINDOW_SIZE[0]}x{WINDOW_SIZE[1]} "
+          f"(3D view {', '.join(views)}); run_fast; "
           f"{'camera orbiting; ' if args.orbit else ''}"
           f"{'GL calls release the GIL; ' if args.gil_releasing_gl else ''}"
           f"{args.seconds:g} s measured after {args.warmup:g} s warm-up")

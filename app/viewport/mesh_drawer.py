@@ -25,6 +25,13 @@ shaders.py). Within a level the rows are ordered vertex-lit first, each part
 near to far (so the depth test rejects hidden fragments early), and the two
 parts are drawn from the one instance buffer with their own programs.
 
+Opaque Planes are lit per vertex at any size, with a colour for each side
+(`Shading.PER_VERTEX_TWO_SIDED`): under directional lights a flat face's
+diffuse light is the same at every point, so only the highlight is
+interpolated, between the corners of the plane's cells
+(`meshes.PLANE_CELLS`); the floor of a world covers much of the view, and
+lighting each of its pixels cost a third of a frame with 100 bodies.
+
 Spheres in such a group that are scaled alike along their axes and look
 at most `IMPOSTOR_MAX_PX` pixels big (radius) are not meshes at all: they
 are drawn as impostors, a square each whose fragments trace the exact
@@ -73,6 +80,9 @@ IMPOSTOR_MAX_PX = 64.0
 
 #: Mesh kinds drawn as impostors when small (their meshes are unit spheres).
 IMPOSTOR_KINDS = frozenset({"sphere"})
+
+#: Opaque mesh kinds lit per vertex at any size, both sides (module docstring).
+TWO_SIDED_VERTEX_LIT_KINDS = frozenset({"plane"})
 
 # The impostor's square: corners (x, y) in [-1, 1]^2 (pos | normal rows, as meshes).
 _SQUARE = np.array([[-1, -1, 0, 0, 0, 0], [1, -1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0],
@@ -272,12 +282,14 @@ class InstanceGroup:
 
     def __init__(self, levels: LodLevels, arrays: Sequence[tuple[np.ndarray, np.ndarray]],
                  solid: np.ndarray, local: np.ndarray, colors: np.ndarray,
-                 pick: np.ndarray, cull_back: bool = False, impostors: bool = False) -> None:
+                 pick: np.ndarray, cull_back: bool = False, impostors: bool = False,
+                 two_sided_vertex_lit: bool = False) -> None:
         self.lod = levels
         self.cull_back = cull_back    # draw with back faces culled (module docstring)
         self.levels = [LevelBuffers(v, i) for v, i in arrays]
         # small round spheres, drawn as impostors (None: the kind has none)
         self.impostors = LevelBuffers(_SQUARE, _SQUARE_INDEX) if impostors else None
+        self.two_sided_vertex_lit = two_sided_vertex_lit  # lit per vertex at any size
         self.round = uniformly_scaled(local)  # (n,) bool
         self.solid = solid            # (n,) int Solid index, -1 = world
         self.local = local            # (n, 4, 4)
@@ -418,7 +430,9 @@ class MeshDrawer:
                 levels, arrays, np.array([items[i].solid for i in idx], np.int64), local,
                 np.array([items[i].color for i in idx], np.float32).reshape(-1, 4),
                 np.array([pick_ids[i] for i in idx], np.float32), cull_back=cull_back,
-                impostors=cull_back and bool(key) and key[0] in IMPOSTOR_KINDS)
+                impostors=cull_back and bool(key) and key[0] in IMPOSTOR_KINDS,
+                two_sided_vertex_lit=(not (self.edges or transparent) and bool(key)
+                                      and key[0] in TWO_SIDED_VERTEX_LIT_KINDS))
 
     def update(self, solid_world: np.ndarray, solid_colors: np.ndarray | None = None) -> None:
         """New transforms; ``solid_colors`` (S + 1, 4) replaces item colours per Solid."""
@@ -465,9 +479,15 @@ class MeshDrawer:
             GL.glDisable(GL.GL_CULL_FACE)
         else:
             program.use(viewproj, eye, lights, mode)
+        two_sided_vertex_lit = [g for g in opaque if g.two_sided_vertex_lit and mode == MODE_LIT]
         for g in opaque:
-            if not g.cull_back:
+            if not g.cull_back and g not in two_sided_vertex_lit:
                 g.draw(prim, viewproj, height_px)
+        if two_sided_vertex_lit:  # planes (module docstring)
+            program.use(viewproj, eye, lights, mode, shading=Shading.PER_VERTEX_TWO_SIDED)
+            for g in two_sided_vertex_lit:
+                g.draw(prim, viewproj, height_px)
+            program.use(viewproj, eye, lights, mode)
         if mode == MODE_PICK:
             return
         GL.glEnable(GL.GL_BLEND)

@@ -199,12 +199,25 @@ def capsule(radius: float, height: float, segments: int = 24, rings: int = 8,
     return _finish(tri, nor, edges)
 
 
-def unit_plane() -> MeshData:
-    """1 x 1 square in the XY plane, normal +Z (drawn two-sided)."""
+#: Cells along each side of a Plane's mesh: planes are lit per vertex
+#: (app/viewport/mesh_drawer.py), so the highlight of a light is interpolated
+#: between the corners of these cells.
+PLANE_CELLS = 8
+
+
+def unit_plane(cells: int = PLANE_CELLS) -> MeshData:
+    """1 x 1 square in the XY plane, normal +Z (drawn two-sided), as ``cells`` x
+    ``cells`` squares of two triangles; its edges are the outline."""
+    ticks = np.linspace(-0.5, 0.5, cells + 1)
+    x0, y0 = (a.ravel() for a in np.meshgrid(ticks[:-1], ticks[:-1], indexing="ij"))
+    x1, y1 = x0 + 1.0 / cells, y0 + 1.0 / cells
+    z = np.zeros_like(x0)
+    corners = [np.stack(c, axis=1) for c in ((x0, y0, z), (x1, y0, z), (x1, y1, z),
+                                             (x0, y1, z))]
+    tri = np.stack([corners[k] for k in (0, 1, 2, 0, 2, 3)], axis=1).reshape(-1, 3)
     q = np.array([[-.5, -.5, 0], [.5, -.5, 0], [.5, .5, 0], [-.5, .5, 0]])
-    tri = q[[0, 1, 2, 0, 2, 3]]
     edges = q[[0, 1, 1, 2, 2, 3, 3, 0]]
-    return _finish(tri, np.tile([0.0, 0.0, 1.0], (6, 1)), edges)
+    return _finish(tri, np.tile([0.0, 0.0, 1.0], (len(tri), 1)), edges)
 
 
 def indexed_face_set(points: Sequence[Sequence[float]], coord_index: Sequence[int],

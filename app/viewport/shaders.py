@@ -22,7 +22,7 @@ layout(location = 7) in float a_pick;
 uniform mat4 u_viewproj;
 out vec3 v_pos;
 out vec3 v_normal;
-out vec4 v_color;
+flat out vec4 v_color;  // per instance: nothing to interpolate
 flat out float v_pick;
 void main() {
     mat4 m = mat4(a_m0, a_m1, a_m2, a_m3);
@@ -80,7 +80,7 @@ MESH_FRAG_TEMPLATE = """
 #version 330
 in vec3 v_pos;
 in vec3 v_normal;
-in vec4 v_color;
+flat in vec4 v_color;
 flat in float v_pick;
 uniform int u_mode;
 out vec4 frag;
@@ -95,13 +95,15 @@ void main() {
 }
 """
 
-# Shaded per vertex (Gouraud), for instances that look small (see mesh_drawer.py):
-# the fragment stage only writes the interpolated colour. A software GL driver sets
-# up and interpolates one varying instead of four, and each fragment does no
-# lighting, which halves the cost of a frame of a 1000-body pile. Front faces only
-# (the drawer uses it for closed meshes drawn with back faces culled).
+# Shaded per vertex (Gouraud), for instances that look small and for planes (see
+# mesh_drawer.py): the fragment stage only writes the interpolated colour. A software
+# GL driver sets up and interpolates one varying instead of four, and each fragment
+# does no lighting, which halves the cost of a frame of a 1000-body pile. TWO_SIDED
+# 0: front faces only (closed meshes drawn with back faces culled); 1: a colour for
+# each side, the fragment takes the one of the side it shows (planes).
 MESH_VERT_VERTEX_LIT_TEMPLATE = """
 #version 330
+#define TWO_SIDED %(two_sided)d
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_m0;
@@ -113,27 +115,58 @@ layout(location = 7) in float a_pick;
 uniform mat4 u_viewproj;
 uniform int u_mode;
 out vec4 v_color;
+#if TWO_SIDED
+out vec4 v_back_color;
+#endif
 """ + _LIGHTING + """
 void main() {
     mat4 m = mat4(a_m0, a_m1, a_m2, a_m3);
     vec4 wp = m * vec4(a_pos, 1.0);
     gl_Position = u_viewproj * wp;
-    if (u_mode == 2) { v_color = pick_color(a_pick); return; }
     vec4 base = u_override.a > 0.0 ? u_override : a_color;
-    if (u_mode == 1) { v_color = base; return; }
-    mat3 m3 = mat3(m);  // normal transform as in MESH_VERT
-    vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
-    vec3 n = normalize(m3 * (a_normal / max(s2, vec3(1e-12))));
-    v_color = lit(n, normalize(u_eye - wp.xyz), base);
+    if (u_mode == 2) {
+        v_color = pick_color(a_pick);
+    } else if (u_mode == 1) {
+        v_color = base;
+    } else {
+        mat3 m3 = mat3(m);  // normal transform as in MESH_VERT
+        vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
+        vec3 n = normalize(m3 * (a_normal / max(s2, vec3(1e-12))));
+        vec3 V = normalize(u_eye - wp.xyz);
+        v_color = lit(n, V, base);
+#if TWO_SIDED
+        v_back_color = lit(-n, V, base);
+        return;
+#endif
+    }
+#if TWO_SIDED
+    v_back_color = v_color;
+#endif
 }
 """
 
-MESH_FRAG_VERTEX_LIT = """
+MESH_FRAG_VERTEX_LIT_TEMPLATE = """
 #version 330
+#define TWO_SIDED %(two_sided)d
 in vec4 v_color;
+#if TWO_SIDED
+in vec4 v_back_color;
+#endif
 out vec4 frag;
-void main() { frag = v_color; }
+void main() {
+#if TWO_SIDED
+    frag = gl_FrontFacing ? v_color : v_back_color;
+#else
+    frag = v_color;
+#endif
+}
 """
+
+
+def vertex_lit_sources(nlights: int, two_sided: bool) -> tuple[str, str]:
+    """(vertex, fragment) sources of the per-vertex lit program."""
+    values = dict(_check_lights(nlights), two_sided=int(two_sided))
+    return MESH_VERT_VERTEX_LIT_TEMPLATE % values, MESH_FRAG_VERTEX_LIT_TEMPLATE % values
 
 
 # Spheres drawn as impostors (see mesh_drawer.py): one square per sphere, facing the
@@ -227,14 +260,15 @@ class Shading(enum.Enum):
 
     PER_FRAGMENT = "per fragment"
     PER_VERTEX = "per vertex"
+    PER_VERTEX_TWO_SIDED = "per vertex, both sides"
     SPHERE_IMPOSTOR = "sphere impostor"
 
 
 #: Shading -> (light count -> (vertex source, fragment source)).
 PROGRAM_SOURCES: dict[Shading, Callable[[int], tuple[str, str]]] = {
     Shading.PER_FRAGMENT: lambda n: (MESH_VERT, mesh_fragment_source(n)),
-    Shading.PER_VERTEX: lambda n: (MESH_VERT_VERTEX_LIT_TEMPLATE % _check_lights(n),
-                                   MESH_FRAG_VERTEX_LIT),
+    Shading.PER_VERTEX: lambda n: vertex_lit_sources(n, two_sided=False),
+    Shading.PER_VERTEX_TWO_SIDED: lambda n: vertex_lit_sources(n, two_sided=True),
     Shading.SPHERE_IMPOSTOR: lambda n: (SPHERE_IMPOSTOR_VERT,
                                         SPHERE_IMPOSTOR_FRAG_TEMPLATE % _check_lights(n)),
 }

@@ -71,7 +71,7 @@ def test_small_instances_are_shaded_per_vertex_large_ones_per_fragment(view):
     assert impostors(view) == 1 and sphere_rows == 1 and vertex_lit(view, "sphere") == 0
     assert vertex_lit(view, "box") == 1
     programs = {shading for _, shading in view.renderer._program.programs}
-    assert programs == set(Shading)
+    assert {Shading.PER_FRAGMENT, Shading.PER_VERTEX, Shading.SPHERE_IMPOSTOR} <= programs
     for centre in ((-1.5, 0.6, 1.2), (0, -1, 0), (0, 1, 0)):
         assert is_red(at(px, view.world_to_pixel(centre))), centre
     near, small = view.scene.solids[:2]
@@ -113,3 +113,30 @@ def test_rows_of_a_level_go_near_to_far(view):
     # vertex-lit rows first, then the per-fragment ones, each near to far
     for part in (dist[:level.vertex_lit], dist[level.vertex_lit:]):
         assert np.all(np.diff(part) > 0), dist
+
+
+PLANE = ('Solid { children [ Shape { appearance PBRAppearance { baseColor 0.4 0.4 0.4 '
+         'metalness 0 } geometry Plane { size 4 4 } } ] name "floor" }\n'
+         # towards the test camera's mirror image: the highlight is near the origin
+         "DirectionalLight { direction -0.8 0 -0.6 ambientIntensity 0.2 }\n")
+
+
+@pytest.mark.parametrize("eye", [(-4.0, 0.0, 3.0), (-4.0, 0.0, -3.0)], ids=["above", "below"])
+def test_a_plane_lit_per_vertex_looks_like_per_fragment(view, monkeypatch, eye):
+    view.camera.eye = np.array(eye)
+    view.set_world(world(PLANE), keep_camera=True)
+    per_vertex = grab(view).astype(int)
+    assert group(view, "plane").two_sided_vertex_lit
+    monkeypatch.setattr(mesh_drawer, "TWO_SIDED_VERTEX_LIT_KINDS", frozenset())
+    view.set_world(world(PLANE), keep_camera=True)  # groups made again
+    per_fragment = grab(view).astype(int)
+    assert not group(view, "plane").two_sided_vertex_lit
+    shown = np.any(per_fragment[..., :3] != per_fragment[0, 0, :3], axis=-1)
+    assert shown.mean() > 0.2  # the plane fills much of the view
+    centre = at(per_fragment, view.world_to_pixel((0, 0, 0)))
+    if eye[2] > 0:  # the highlight is there, above the diffuse grey
+        assert centre[0] > at(per_fragment, view.world_to_pixel((1.8, 1.8, 0)))[0] + 20
+    diff = np.abs(per_vertex[..., :3] - per_fragment[..., :3]).max(axis=-1)[shown]
+    # the same diffuse light everywhere; the highlight interpolated between the corners
+    # of the plane's cells
+    assert diff.mean() < 3.0 and np.percentile(diff, 99) < 20, (diff.mean(), diff.max())
