@@ -9,6 +9,7 @@ place a Solid the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,18 +39,34 @@ def perspective(fovy: float, aspect: float, near: float, far: float) -> np.ndarr
     return P
 
 
+def _cross(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _unit(a: tuple[float, ...]) -> tuple[float, float, float]:
+    n = math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
+    return (a[0] / n, a[1] / n, a[2] / n)
+
+
 def look_at(eye: np.ndarray, target: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """(4, 4) view matrix: world -> eye coordinates (eye looks down its -Z)."""
-    f = target - eye
-    f = f / np.linalg.norm(f)
-    s = np.cross(f, up)
-    if np.linalg.norm(s) < 1e-9:  # looking straight along `up`: pick any side vector
-        s = np.cross(f, np.array([1.0, 0.0, 0.0]) if abs(f[0]) < 0.9 else np.array([0, 1.0, 0]))
-    s = s / np.linalg.norm(s)
-    u = np.cross(s, f)
+    """(4, 4) view matrix: world -> eye coordinates (eye looks down its -Z).
+
+    In Python floats: numpy's cross product of two 3-vectors costs about 50 us,
+    and the view is built on every frame.
+    """
+    e = tuple(float(v) for v in np.asarray(eye).reshape(3))
+    t = tuple(float(v) for v in np.asarray(target).reshape(3))
+    f = _unit((t[0] - e[0], t[1] - e[1], t[2] - e[2]))
+    s = _cross(f, tuple(float(v) for v in np.asarray(up).reshape(3)))
+    if math.sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) < 1e-9:
+        # looking straight along `up`: pick any side vector
+        s = _cross(f, (1.0, 0.0, 0.0) if abs(f[0]) < 0.9 else (0.0, 1.0, 0.0))
+    s = _unit(s)
+    u = _cross(s, f)
+    rows = (s, u, (-f[0], -f[1], -f[2]))
     V = np.eye(4)
-    V[0, :3], V[1, :3], V[2, :3] = s, u, -f
-    V[:3, 3] = -V[:3, :3] @ eye
+    V[:3, :3] = rows
+    V[:3, 3] = [-(r[0] * e[0] + r[1] * e[1] + r[2] * e[2]) for r in rows]
     return V
 
 
