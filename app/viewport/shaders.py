@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 from OpenGL import GL
 
-# Instanced meshes: per-vertex position/normal, per-instance model matrix (4 columns),
-# RGBA colour and pick id. u_mode: 0 lit (Phong), 1 flat colour, 2 pick id colour.
-MESH_VERT = """
-#version 330
+# The inputs of every instanced mesh program (the buffers of mesh_drawer.py):
+# per-vertex position/normal, per-instance model matrix (4 columns), RGBA colour
+# and pick id; and the normal's transform to world axes.
+_INSTANCED_INPUTS = """
 layout(location = 0) in vec3 a_pos;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_m0;
@@ -20,6 +20,20 @@ layout(location = 5) in vec4 a_m3;
 layout(location = 6) in vec4 a_color;
 layout(location = 7) in float a_pick;
 uniform mat4 u_viewproj;
+vec3 world_normal(mat4 m) {
+    // model = R S (rotation times axis scales): its inverse transpose is R S^-1,
+    // i.e. m3 * (n / s^2) with s^2 the squared column lengths (cheaper than inverse()).
+    mat3 m3 = mat3(m);
+    vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
+    return m3 * (a_normal / max(s2, vec3(1e-12)));
+}
+"""
+
+# Instanced meshes shaded per fragment. u_mode: 0 lit (Phong), 1 flat colour, 2 pick
+# id colour.
+MESH_VERT = """
+#version 330
+""" + _INSTANCED_INPUTS + """
 out vec3 v_pos;
 out vec3 v_normal;
 flat out vec4 v_color;  // per instance: nothing to interpolate
@@ -28,11 +42,7 @@ void main() {
     mat4 m = mat4(a_m0, a_m1, a_m2, a_m3);
     vec4 wp = m * vec4(a_pos, 1.0);
     v_pos = wp.xyz;
-    // model = R S (rotation times axis scales): its inverse transpose is R S^-1,
-    // i.e. m3 * (n / s^2) with s^2 the squared column lengths (cheaper than inverse()).
-    mat3 m3 = mat3(m);
-    vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
-    v_normal = m3 * (a_normal / max(s2, vec3(1e-12)));
+    v_normal = world_normal(m);
     v_color = a_color;
     v_pick = a_pick;
     gl_Position = u_viewproj * wp;
@@ -104,15 +114,7 @@ void main() {
 MESH_VERT_VERTEX_LIT_TEMPLATE = """
 #version 330
 #define TWO_SIDED %(two_sided)d
-layout(location = 0) in vec3 a_pos;
-layout(location = 1) in vec3 a_normal;
-layout(location = 2) in vec4 a_m0;
-layout(location = 3) in vec4 a_m1;
-layout(location = 4) in vec4 a_m2;
-layout(location = 5) in vec4 a_m3;
-layout(location = 6) in vec4 a_color;
-layout(location = 7) in float a_pick;
-uniform mat4 u_viewproj;
+""" + _INSTANCED_INPUTS + """
 uniform int u_mode;
 out vec4 v_color;
 #if TWO_SIDED
@@ -129,9 +131,7 @@ void main() {
     } else if (u_mode == 1) {
         v_color = base;
     } else {
-        mat3 m3 = mat3(m);  // normal transform as in MESH_VERT
-        vec3 s2 = vec3(dot(m3[0], m3[0]), dot(m3[1], m3[1]), dot(m3[2], m3[2]));
-        vec3 n = normalize(m3 * (a_normal / max(s2, vec3(1e-12))));
+        vec3 n = normalize(world_normal(m));
         vec3 V = normalize(u_eye - wp.xyz);
         v_color = lit(n, V, base);
 #if TWO_SIDED
@@ -177,14 +177,7 @@ def vertex_lit_sources(nlights: int, two_sided: bool) -> tuple[str, str]:
 # sets up every triangle on the CPU). Perspective views only (the eye is a point).
 SPHERE_IMPOSTOR_VERT = """
 #version 330
-layout(location = 0) in vec3 a_pos;
-layout(location = 2) in vec4 a_m0;
-layout(location = 3) in vec4 a_m1;
-layout(location = 4) in vec4 a_m2;
-layout(location = 5) in vec4 a_m3;
-layout(location = 6) in vec4 a_color;
-layout(location = 7) in float a_pick;
-uniform mat4 u_viewproj;
+""" + _INSTANCED_INPUTS + """
 uniform vec3 u_eye;
 out vec3 v_pos;
 flat out vec3 v_centre;

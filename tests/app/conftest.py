@@ -55,3 +55,14 @@ def warm_engine() -> None:
         for _ in range(80):
             sim.step()
         assert sim._handler._batch is not None
+
+
+@pytest.fixture
+def gridless_view(qtbot, gl_available):
+    """A shown 400x300 viewport without grid (camera at (-4, 0, 3) looking at the origin)."""
+    from tests.app.test_viewport_helpers import shown_viewport
+
+    w = shown_viewport(qtbot)
+    w.show_grid = False
+    yield w
+    w.close()

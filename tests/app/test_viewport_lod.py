@@ -25,7 +25,6 @@ from tests.app.test_viewport_helpers import (
     grab,
     is_red,
     pose,
-    shown_viewport,
     sphere_solid,
     world,
 )
@@ -146,12 +145,9 @@ def test_culling_keeps_straddling_spheres_and_drops_hidden_ones():
 
 # ----- GL -----------------------------------------------------------------------------------
 @pytest.fixture
-def view(qtbot, gl_available):
-    """A shown 400x300 viewport without grid (camera at (-4, 0, 3) looking at the origin)."""
-    w = shown_viewport(qtbot)
-    w.show_grid = False
-    yield w
-    w.close()
+def view(gridless_view):
+    """tests/app/conftest.py's `gridless_view`."""
+    return gridless_view
 
 
 def level_rows(w: ViewportWidget, kind: str) -> list[int]:

@@ -16,19 +16,15 @@ from tests.app.test_viewport_helpers import (
     box_solid,
     grab,
     is_red,
-    shown_viewport,
     sphere_solid,
     world,
 )
 
 
 @pytest.fixture
-def view(qtbot, gl_available):
-    """A shown 400x300 viewport without grid (camera at (-4, 0, 3) looking at the origin)."""
-    w = shown_viewport(qtbot)
-    w.show_grid = False
-    yield w
-    w.close()
+def view(gridless_view):
+    """tests/app/conftest.py's `gridless_view`."""
+    return gridless_view
 
 
 def group(w: ViewportWidget, kind: str) -> mesh_drawer.InstanceGroup:
