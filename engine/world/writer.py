@@ -154,25 +154,7 @@ def write_world(world: World, path: str | os.PathLike[str], *,
         raise WorldError(f"cannot save to '{target}': not a regular file")
     if old is not None and not overwrite_read_only and _read_only(real, old):
         raise WorldReadOnlyError(target)
-    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~process_umask()
-    directory, name = os.path.split(real)
-    _remove_stale_temporaries(directory, name)
-    fd, temp = tempfile.mkstemp(prefix=f"{_temp_prefix(name)}{os.getpid()}-", suffix=".tmp",
-                                dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fchmod(stream.fileno(), mode)
-            if old is not None and (old.st_uid, old.st_gid) != _owner(stream.fileno()):
-                _try_chown(stream.fileno(), old)
-            os.fsync(stream.fileno())
-        os.replace(temp, real)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-    sync_directory(directory)
+    _replace_atomically(real, old, lambda temp: _write_text(temp, text))
     world.filename = target
 
 
@@ -258,19 +240,33 @@ def sync_directory(directory: str) -> None:
 
 def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
     """``write(temp_path)`` then replace ``path`` by the temporary file: same
-    folder, flushed to disk, the old file's mode (a new file: 0o666 & ~umask)."""
+    folder (a symbolic link is followed and kept), flushed to disk, the old
+    file's mode and, where allowed, owner (a new file: 0o666 & ~umask);
+    temporary files left by a killed write of the same file are removed."""
     real = os.path.realpath(os.fspath(path))
     try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
+        old = os.stat(real)
     except FileNotFoundError:
-        mode = 0o666 & ~process_umask()
+        old = None
+    _replace_atomically(real, old, write)
+
+
+def _replace_atomically(real: str, old: os.stat_result | None,
+                        write: Callable[[str], None]) -> None:
+    """`write_atomically` of the resolved path ``real`` whose file's status is
+    ``old`` (None: no file yet)."""
+    mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~process_umask()
     directory, name = os.path.split(real)
-    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    _remove_stale_temporaries(directory, name)
+    fd, temp = tempfile.mkstemp(prefix=f"{_temp_prefix(name)}{os.getpid()}-", suffix=".tmp",
+                                dir=directory)
     os.close(fd)
     try:
         write(temp)
         with open(temp, "rb+") as stream:
             os.fchmod(stream.fileno(), mode)
+            if old is not None and (old.st_uid, old.st_gid) != _owner(stream.fileno()):
+                _try_chown(stream.fileno(), old)
             os.fsync(stream.fileno())
         os.replace(temp, real)
     except BaseException:
@@ -278,3 +274,8 @@ def write_atomically(path: str | os.PathLike[str], write: Callable[[str], None])
             os.unlink(temp)
         raise
     sync_directory(directory)
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(text)
