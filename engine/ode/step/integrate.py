@@ -224,12 +224,25 @@ def advance_island(ib, solved, cforce, h, flags, bodies, invI_world, damping) ->
     unless ``solved``), then :func:`step_body`, then clear the force
     accumulators, for every body of ``ib``; ``h`` s, ``flags`` (n,) ``BF_*``
     bits, ``bodies`` :class:`Bodies`, ``invI_world`` (n, 3, 3), ``damping``
-    :class:`Damping`."""
+    :class:`Damping`.
+
+    The arrays are taken out of their bundles once, here: a helper inlined
+    into the loop that took them out itself (or took arrays at all) made
+    numba count references to every array for every body, about twenty
+    atomic operations per body, a sixth of a small world's step."""
+    pos = bodies.pos
+    q = bodies.q
+    R = bodies.R
     lvel = bodies.lvel
     avel = bodies.avel
     facc = bodies.facc
     tacc = bodies.tacc
     invmass = bodies.invmass
+    max_ang_speed = damping.max_ang_speed
+    lin_damp = damping.lin
+    ang_damp = damping.ang
+    lin_thr2 = damping.lin_thr2
+    ang_thr2 = damping.ang_thr2
     for t in range(ib.shape[0]):
         b = ib[t]
         imh = invmass[b] * h
@@ -248,49 +261,74 @@ def advance_island(ib, solved, cforce, h, flags, bodies, invI_world, damping) ->
         for k in range(3):
             avel[b, k] += (invI_world[b, k, 0] * a0 + invI_world[b, k, 1] * a1
                            + invI_world[b, k, 2] * a2)
-        f = flags[b]
-        if f & BF_FINITE_ROT:
-            step_body(b, h, flags, bodies, damping)
-        else:
-            _step_body_infinitesimal(b, f, h, bodies, damping)
         for k in range(3):
             facc[b, k] = 0.0
             tacc[b, k] = 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _step_body_infinitesimal(b, f, h, bodies, damping) -> None:
-    """:func:`step_body` without finite rotation, on scalars."""
-    pos = bodies.pos
-    q = bodies.q
-    R = bodies.R
-    lvel = bodies.lvel
-    avel = bodies.avel
-    max_ang_speed = damping.max_ang_speed
-    lin_damp = damping.lin
-    ang_damp = damping.ang
-    lin_thr2 = damping.lin_thr2
-    ang_thr2 = damping.ang_thr2
-    w0 = avel[b, 0]
-    w1 = avel[b, 1]
-    w2 = avel[b, 2]
-    if f & BF_MAX_ANG_SPEED:
-        sp2 = w0 * w0 + w1 * w1 + w2 * w2
-        cap = max_ang_speed[b]
-        if sp2 > cap * cap:
-            s = cap / math.sqrt(sp2)
-            w0 *= s
-            w1 *= s
-            w2 *= s
+        f = flags[b]
+        if f & BF_FINITE_ROT:
+            step_body(b, h, flags, bodies, damping)
+            continue
+        # step_body without finite rotation, on scalars
+        w0 = avel[b, 0]
+        w1 = avel[b, 1]
+        w2 = avel[b, 2]
+        if f & BF_MAX_ANG_SPEED:
+            w0, w1, w2 = _capped(w0, w1, w2, max_ang_speed[b])
             avel[b, 0] = w0
             avel[b, 1] = w1
             avel[b, 2] = w2
-    for k in range(3):
-        pos[b, k] += h * lvel[b, k]
-    q0 = q[b, 0]
-    q1 = q[b, 1]
-    q2 = q[b, 2]
-    q3 = q[b, 3]
+        for k in range(3):
+            pos[b, k] += h * lvel[b, k]
+        q0, q1, q2, q3 = _advanced_quaternion(q[b, 0], q[b, 1], q[b, 2], q[b, 3], w0, w1, w2, h)
+        q[b, 0] = q0
+        q[b, 1] = q1
+        q[b, 2] = q2
+        q[b, 3] = q3
+        # rotation matrix of q (as rotation.q_to_R)
+        xx2 = 2.0 * q1 * q1
+        yy2 = 2.0 * q2 * q2
+        zz2 = 2.0 * q3 * q3
+        R[b, 0, 0] = 1.0 - yy2 - zz2
+        R[b, 0, 1] = 2.0 * (q1 * q2 - q0 * q3)
+        R[b, 0, 2] = 2.0 * (q1 * q3 + q0 * q2)
+        R[b, 1, 0] = 2.0 * (q1 * q2 + q0 * q3)
+        R[b, 1, 1] = 1.0 - xx2 - zz2
+        R[b, 1, 2] = 2.0 * (q2 * q3 - q0 * q1)
+        R[b, 2, 0] = 2.0 * (q1 * q3 - q0 * q2)
+        R[b, 2, 1] = 2.0 * (q2 * q3 + q0 * q1)
+        R[b, 2, 2] = 1.0 - xx2 - yy2
+        if f & BF_LIN_DAMPING:
+            v0 = lvel[b, 0]
+            v1 = lvel[b, 1]
+            v2 = lvel[b, 2]
+            if v0 * v0 + v1 * v1 + v2 * v2 > lin_thr2[b]:
+                s = 1.0 - lin_damp[b]
+                lvel[b, 0] = v0 * s
+                lvel[b, 1] = v1 * s
+                lvel[b, 2] = v2 * s
+        if f & BF_ANG_DAMPING:
+            if w0 * w0 + w1 * w1 + w2 * w2 > ang_thr2[b]:
+                s = 1.0 - ang_damp[b]
+                avel[b, 0] = w0 * s
+                avel[b, 1] = w1 * s
+                avel[b, 2] = w2 * s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _capped(w0: float, w1: float, w2: float, cap: float) -> tuple[float, float, float]:
+    """The angular velocity (w0, w1, w2) rad/s scaled down to speed ``cap`` if faster."""
+    sp2 = w0 * w0 + w1 * w1 + w2 * w2
+    if sp2 > cap * cap:
+        s = cap / math.sqrt(sp2)
+        return w0 * s, w1 * s, w2 * s
+    return w0, w1, w2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _advanced_quaternion(q0: float, q1: float, q2: float, q3: float, w0: float, w1: float,
+                         w2: float, h: float) -> tuple[float, float, float, float]:
+    """The orientation q after ``h`` s of angular velocity w (world frame, rad/s),
+    to first order and normalised (a zero quaternion becomes the identity)."""
     # dq/dt = ½ [0, w] ⊗ q  (w in world coordinates), as _add_infinitesimal
     dq0 = 0.5 * (-w0 * q1 - w1 * q2 - w2 * q3)
     dq1 = 0.5 * (w0 * q0 + w1 * q3 - w2 * q2)
@@ -304,44 +342,5 @@ def _step_body_infinitesimal(b, f, h, bodies, damping) -> None:
     l2 = q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3
     if l2 > 0.0:
         kq = 1.0 / math.sqrt(l2)
-        q0 *= kq
-        q1 *= kq
-        q2 *= kq
-        q3 *= kq
-    else:
-        q0 = 1.0
-        q1 = 0.0
-        q2 = 0.0
-        q3 = 0.0
-    q[b, 0] = q0
-    q[b, 1] = q1
-    q[b, 2] = q2
-    q[b, 3] = q3
-    # rotation matrix of q (as rotation.q_to_R)
-    xx2 = 2.0 * q1 * q1
-    yy2 = 2.0 * q2 * q2
-    zz2 = 2.0 * q3 * q3
-    R[b, 0, 0] = 1.0 - yy2 - zz2
-    R[b, 0, 1] = 2.0 * (q1 * q2 - q0 * q3)
-    R[b, 0, 2] = 2.0 * (q1 * q3 + q0 * q2)
-    R[b, 1, 0] = 2.0 * (q1 * q2 + q0 * q3)
-    R[b, 1, 1] = 1.0 - xx2 - zz2
-    R[b, 1, 2] = 2.0 * (q2 * q3 - q0 * q1)
-    R[b, 2, 0] = 2.0 * (q1 * q3 - q0 * q2)
-    R[b, 2, 1] = 2.0 * (q2 * q3 + q0 * q1)
-    R[b, 2, 2] = 1.0 - xx2 - yy2
-    if f & BF_LIN_DAMPING:
-        v0 = lvel[b, 0]
-        v1 = lvel[b, 1]
-        v2 = lvel[b, 2]
-        if v0 * v0 + v1 * v1 + v2 * v2 > lin_thr2[b]:
-            s = 1.0 - lin_damp[b]
-            lvel[b, 0] = v0 * s
-            lvel[b, 1] = v1 * s
-            lvel[b, 2] = v2 * s
-    if f & BF_ANG_DAMPING:
-        if w0 * w0 + w1 * w1 + w2 * w2 > ang_thr2[b]:
-            s = 1.0 - ang_damp[b]
-            avel[b, 0] = w0 * s
-            avel[b, 1] = w1 * s
-            avel[b, 2] = w2 * s
+        return q0 * kq, q1 * kq, q2 * kq, q3 * kq
+    return 1.0, 0.0, 0.0, 0.0

@@ -91,3 +91,15 @@ def test_sorted_by_first_orders_any_input():
     out = np.vstack([pick, np.zeros((10, 2), dtype=np.int64)])
     got = sorted_by_first(out, 300, n)
     assert got.tolist() == sorted(pick.tolist())
+
+
+def test_more_pairs_than_the_first_list_holds():
+    # 60 boxes all overlapping: 1770 pairs, more than the 4 n + 64 rows the
+    # sweep starts with, so it counts them and sweeps again with room
+    rng = np.random.default_rng(11)
+    n = 60
+    aabb = _boxes(rng, n, 0.01, 0.01)
+    aabb[:, 1::2] += 1.0
+    got = _same_pairs(aabb, np.ones(n, dtype=bool), np.arange(n, dtype=np.int64),
+                      np.full(n, 1, dtype=np.uint64), np.full(n, 1, dtype=np.uint64))
+    assert len(got) == n * (n - 1) // 2

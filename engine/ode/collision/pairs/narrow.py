@@ -171,8 +171,31 @@ def narrow_phase(pairs, cls, table, pos, R, size, body, nbody, conn, maxc):
     ws = np.empty(_WS_LEN)
     iws = np.empty(16, dtype=np.int64)
     k = 0
+    p = 0
+    while True:
+        k, p = _pairs_into(p, k, pairs, cls, table, pos, R, size, body, nbody, conn, maxc,
+                           ws3, ws, iws, out, counts)
+        if p == npairs:
+            return out[:k], counts
+        # the next pair may not fit: grow the rows and go on from it
+        bigger = np.empty((2 * out.shape[0] + MAX_PAIR_ROWS, 9))
+        bigger[:k] = out[:k]
+        out = bigger
+
+
+@njit(cache=True, nogil=True)
+def _pairs_into(p, k, pairs, cls, table, pos, R, size, body, nbody, conn, maxc, ws3, ws, iws,
+                out, counts):
+    """:func:`narrow_phase` of the pairs from ``p`` on, their rows into ``out``
+    from row ``k`` and their counts into ``counts``, until a pair might not
+    fit. Returns ``(k, p)``: the rows used and the first pair not done.
+
+    ``out`` is never replaced here (the caller grows it): an array variable
+    reassigned inside the loop is one numba counts references to at every
+    pair (atomic operations that cost more than a sphere's contact)."""
+    npairs = pairs.shape[0]
     nconn = conn.shape[0]
-    for p in range(npairs):
+    while p < npairs:
         i = pairs[p, 0]
         j = pairs[p, 1]
         if nconn > 0 and body[i] >= 0 and body[j] >= 0:
@@ -180,32 +203,26 @@ def narrow_phase(pairs, cls, table, pos, R, size, body, nbody, conn, maxc):
             t = np.searchsorted(conn, key)
             if t < nconn and conn[t] == key:
                 counts[p] = PAIR_CONNECTED
+                p += 1
                 continue
         code = table[cls[i], cls[j]]
         if code == K_NONE:
+            p += 1
             continue
         if code == K_FALLBACK:
             counts[p] = PAIR_PYTHON
+            p += 1
             continue
         if k + MAX_PAIR_ROWS > out.shape[0]:
-            bigger = np.empty((2 * out.shape[0] + MAX_PAIR_ROWS, 9))
-            bigger[:k] = out[:k]
-            out = bigger
+            return k, p
         if code > 0:
             m = _pair_into(code, i, j, pos, R, size, maxc, ws3, ws, iws, out, k)
         else:
             m = _pair_into(-code, j, i, pos, R, size, maxc, ws3, ws, iws, out, k)
         if m < 0:
-            if code > 0:
-                rows = _pair_rows(code, i, j, pos, R, size, maxc)
-            else:
-                rows = _pair_rows(-code, j, i, pos, R, size, maxc)
-            m = rows.shape[0]
-            if k + m > out.shape[0]:
-                bigger = np.empty((2 * out.shape[0] + m, 9))
-                bigger[:k] = out[:k]
-                out = bigger
-            out[k:k + m] = rows
+            m = _copied_pair_rows(code, i, j, pos, R, size, maxc, out, k)
+            if m < 0:
+                return k, p
         m = min(m, maxc)
         if code < 0:
             # contacts of (g2, g1): normal negated, sides exchanged
@@ -217,4 +234,21 @@ def narrow_phase(pairs, cls, table, pos, R, size, body, nbody, conn, maxc):
                 out[r, 8] = s1
         counts[p] = m
         k += m
-    return out[:k], counts
+        p += 1
+    return k, p
+
+
+@njit(cache=True, nogil=True)
+def _copied_pair_rows(code, i, j, pos, R, size, maxc, out, k) -> int:
+    """The rows of a pair whose kernel has no ``*_into`` form (:func:`_pair_rows`;
+    ``code`` < 0: geoms j, i), copied into ``out`` from row ``k``; returns
+    their number, or -1 if they do not fit (nothing written)."""
+    if code > 0:
+        rows = _pair_rows(code, i, j, pos, R, size, maxc)
+    else:
+        rows = _pair_rows(-code, j, i, pos, R, size, maxc)
+    m = rows.shape[0]
+    if k + m > out.shape[0]:
+        return -1
+    out[k:k + m] = rows
+    return m

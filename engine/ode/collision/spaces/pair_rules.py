@@ -14,13 +14,27 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True, inline="always")
+def may_pair_values(enabled_i, enabled_j, body_i, body_j, cat_i, col_i, cat_j, col_j) -> bool:
+    """The pair rule on the two boxes' values: both enabled, not on one body
+    (keys; -1 none), bits (uint64) matching one way or the other.
+
+    Scalars only: a helper that took the arrays, inlined by numba
+    (``inline="always"``) into a sweep's inner loop, made numba count
+    references to each array at every candidate (two atomic operations per
+    array), which cost more than the test itself."""
+    if not enabled_i or not enabled_j:
+        return False
+    if body_i >= 0 and body_i == body_j:
+        return False
+    return (cat_i & col_j) != 0 or (cat_j & col_i) != 0
+
+
+@njit(cache=True, nogil=True)
 def _may_pair(i, j, enabled, body, cat, col) -> bool:
-    """Enabled, not on one body, bits matching one way or the other."""
-    if not enabled[i] or not enabled[j]:
-        return False
-    if body[i] >= 0 and body[i] == body[j]:
-        return False
-    return (cat[i] & col[j]) != 0 or (cat[j] & col[i]) != 0
+    """Enabled, not on one body, bits matching one way or the other
+    (:func:`may_pair_values` of boxes i and j)."""
+    return may_pair_values(enabled[i], enabled[j], body[i], body[j], cat[i], col[i], cat[j],
+                           col[j])
 
 
 @njit(cache=True, nogil=True)
@@ -28,18 +42,6 @@ def _overlap(a, i, b, j) -> bool:
     """Boxes a[i] and b[j] overlap or touch (a NaN bound never separates)."""
     return not (a[i, 0] > b[j, 1] or a[i, 1] < b[j, 0] or a[i, 2] > b[j, 3]
                 or a[i, 3] < b[j, 2] or a[i, 4] > b[j, 5] or a[i, 5] < b[j, 4])
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _push_pair(out, k, i, j):
-    """Append pair (min, max) of (i, j) at row k of ``out`` (growing it); returns out."""
-    if k == out.shape[0]:
-        bigger = np.empty((2 * out.shape[0], 2), dtype=np.int64)
-        bigger[:k] = out
-        out = bigger
-    out[k, 0] = min(i, j)
-    out[k, 1] = max(i, j)
-    return out
 
 
 @njit(cache=True, nogil=True)

@@ -34,7 +34,7 @@ from numba import njit
 from engine.ode.collision.spaces.pair_rules import (
     _may_pair,
     _overlap,
-    _push_pair,
+    may_pair_values,
     sorted_by_first,
 )
 
@@ -128,8 +128,9 @@ def _bounds_in_order(aabb, order, axis):
 @njit(cache=True, nogil=True)
 def _plain_sweep(b, order, enabled, body, cat, col, out, k):
     """Pairs among all boxes ``order`` (bounds ``b`` from :func:`_bounds_in_order`,
-    rows sorted by minimum on the sweep axis) appended to ``out`` from row k;
-    returns (out, k)."""
+    rows sorted by minimum on the sweep axis) appended to ``out`` from row k
+    (those beyond its end counted, not written: :func:`_all_pairs`); returns
+    the new k."""
     m = order.shape[0]
     for s in range(m):
         top = b[s, 1]
@@ -145,10 +146,13 @@ def _plain_sweep(b, order, enabled, body, cat, col, out, k):
                 continue
             i = order[s]
             j = order[t]
-            if _may_pair(i, j, enabled, body, cat, col):
-                out = _push_pair(out, k, i, j)
+            if may_pair_values(enabled[i], enabled[j], body[i], body[j], cat[i], col[i], cat[j],
+                               col[j]):
+                if k < out.shape[0]:
+                    out[k, 0] = min(i, j)
+                    out[k, 1] = max(i, j)
                 k += 1
-    return out, k
+    return k
 
 
 @njit(cache=True, nogil=True)
@@ -163,8 +167,9 @@ def _column_sweep(b, order, h, enabled, body, cat, col, out, k):
     """Pairs among boxes ``order`` (bounds ``b`` of :func:`_bounds_in_order`, rows
     sorted by minimum on the sweep axis, none wider than ``h`` m across it),
     swept column by column (see the module docstring), appended to ``out``
-    from row k; returns (out, k), or (out, -1) when the column indices would
-    not fit (boxes too spread out for ``h``)."""
+    from row k (those beyond its end counted, not written: :func:`_all_pairs`);
+    returns the new k, or -1 when the column indices would not fit (boxes too
+    spread out for ``h``)."""
     m = order.shape[0]
     o1 = math.inf
     o2 = math.inf
@@ -176,7 +181,7 @@ def _column_sweep(b, order, h, enabled, body, cat, col, out, k):
         e1 = max(e1, b[s, 3])
         e2 = max(e2, b[s, 5])
     if (e1 - o1) / h >= MAX_COLUMNS_PER_AXIS or (e2 - o2) / h >= MAX_COLUMNS_PER_AXIS:
-        return out, -1
+        return -1
     # columns of each box: [c1a, c1b] x [c2a, c2b]
     cols = np.empty((m, 4), dtype=np.int64)
     total = 0
@@ -264,10 +269,13 @@ def _column_sweep(b, order, h, enabled, body, cat, col, out, k):
                     continue
                 i = order[run[u]]
                 j = order[run[v]]
-                if _may_pair(i, j, enabled, body, cat, col):
-                    out = _push_pair(out, k, i, j)
+                if may_pair_values(enabled[i], enabled[j], body[i], body[j], cat[i], col[i],
+                                   cat[j], col[j]):
+                    if k < out.shape[0]:
+                        out[k, 0] = min(i, j)
+                        out[k, 1] = max(i, j)
                     k += 1
-    return out, k
+    return k
 
 
 @njit(cache=True, nogil=True)
@@ -326,19 +334,52 @@ def sweep_pairs(aabb, enabled, body, cat, col):
     order = fin[:nf][np.argsort(keys, kind="mergesort")]
     b = _bounds_in_order(aabb, order, axis)
     out = np.empty((4 * n + 64, 2), dtype=np.int64)
+    k = _all_pairs(aabb, isbig, b, order, h, enabled, body, cat, col, out)
+    if k > out.shape[0]:
+        # more pairs than rows: once more into a list of exactly their number
+        out = np.empty((k, 2), dtype=np.int64)
+        k = _all_pairs(aabb, isbig, b, order, h, enabled, body, cat, col, out)
+    return sorted_by_first(out, k, n)
+
+
+@njit(cache=True, nogil=True)
+def _all_pairs(aabb, isbig, b, order, h, enabled, body, cat, col, out) -> int:
+    """The pairs of :func:`sweep_pairs` (unsorted) into ``out`` from row 0: the
+    boxes ``order`` (bounds ``b``) swept in columns of ``h`` m (or in one
+    sweep), then the boxes ``isbig`` against every box. Returns their number,
+    which may exceed the rows of ``out`` (the rest were counted, not written).
+
+    The sweeps write a pair only while there is a row for it and count the
+    rest, and :func:`sweep_pairs` runs them again with room for all: a list
+    grown inside the loops (or a helper taking it, inlined by numba) would be
+    a variable numba counts references to at every pair found."""
     k = -1
     if h > 0.0 and math.isfinite(h):
-        out, k = _column_sweep(b, order, h, enabled, body, cat, col, out, 0)
+        k = _column_sweep(b, order, h, enabled, body, cat, col, out, 0)
     if k < 0:
-        out, k = _plain_sweep(b, order, enabled, body, cat, col, out, 0)
-    # big and large boxes against every enabled box (two of them: once)
+        k = _plain_sweep(b, order, enabled, body, cat, col, out, 0)
+    # big and large boxes against every enabled box (two of them: once); box
+    # i's values in locals, the test written out (no array-taking helper in
+    # the inner loop: see may_pair_values)
+    n = aabb.shape[0]
     for i in range(n):
         if not isbig[i]:
             continue
+        lo0, hi0, lo1, hi1, lo2, hi2 = (aabb[i, 0], aabb[i, 1], aabb[i, 2], aabb[i, 3],
+                                        aabb[i, 4], aabb[i, 5])
+        body_i = body[i]
+        cat_i = cat[i]
+        col_i = col[i]
         for j in range(n):
             if j == i or not enabled[j] or (isbig[j] and j < i):
                 continue
-            if _overlap(aabb, i, aabb, j) and _may_pair(i, j, enabled, body, cat, col):
-                out = _push_pair(out, k, i, j)
+            # overlap or touch (a NaN bound never separates)
+            if (lo0 > aabb[j, 1] or hi0 < aabb[j, 0] or lo1 > aabb[j, 3] or hi1 < aabb[j, 2]
+                    or lo2 > aabb[j, 5] or hi2 < aabb[j, 4]):
+                continue
+            if may_pair_values(True, True, body_i, body[j], cat_i, col_i, cat[j], col[j]):
+                if k < out.shape[0]:
+                    out[k, 0] = min(i, j)
+                    out[k, 1] = max(i, j)
                 k += 1
-    return sorted_by_first(out, k, n)
+    return k
