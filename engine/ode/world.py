@@ -72,6 +72,8 @@ class World:
         self.step_args_key: tuple | None = None
         self.step_settings: tuple = ()         # cached step config and world parameters
         self.step_settings_key: tuple | None = None
+        self.step_entry = None                 # step_kernel's compiled entry for them
+        self.step_entry_settings: tuple = ()   # the settings the entry was chosen with
         self.alive = True
         self.data = None
         #: Odeon extension: called (no arguments) before a joint is created one by

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.ode.kernels.bundles import Bodies, Rows, StepConfig
 from engine.ode.rng import rand_int
-from engine.ode.solvers.sor_lcp import shuffle_order, sor_lcp, sor_work_size
+from engine.ode.solvers.sor_lcp import _reshuffled_records, sor_lcp, sor_work_size
 
 INF = np.inf
 
@@ -353,10 +353,18 @@ def test_rng_consumed_like_quickstep(m: int, iterations: int) -> None:
     assert state == lcg_advance(seed, expected_draws(m, iterations))
 
 
-def test_shuffle_is_forward_fisher_yates() -> None:
+def test_reshuffle_copies_records_in_forward_fisher_yates_order() -> None:
+    # an island of 10 rows at records 3..12 of m = 13, copied into the second set
+    m, first, n = 13, 3, 10
+    iwork = np.full(2 * 32 * m + m, -1, dtype=np.int64)
+    for k in range(n):
+        iwork[32 * (first + k):32 * (first + k + 1)] = k
     state = np.array([42], dtype=np.uint64)
-    order = np.arange(10, dtype=np.float64)
-    shuffle_order(order, 10, state)
+    _reshuffled_records(iwork, first, m + first, n, state, 2 * 32 * m)
+    order = [int(iwork[32 * (m + first + k)]) for k in range(n)]
+    assert all(np.all(iwork[32 * (m + first + k):32 * (m + first + k + 1)] == order[k])
+               for k in range(n))
+    assert np.all(iwork[32 * (m + first + n):2 * 32 * m] == -1)  # nothing past the island
     expected = list(range(10))
     s = 42
     for k in range(1, 10):
@@ -374,7 +382,7 @@ def test_shuffle_is_forward_fisher_yates() -> None:
         else:
             j = ((r & 0xF) * (k + 1)) >> 4
         expected[k], expected[j] = expected[j], expected[k]
-    assert order.tolist() == expected and int(state[0]) == s
+    assert order == expected and int(state[0]) == s
 
 
 @pytest.mark.parametrize("iterations", [1, 8, 9, 17, 25])

@@ -45,13 +45,17 @@ call consumes ``(m - 1) * ((iterations - 1) // 8)`` draws (0 when
 ``iterations == 0`` or ``m <= 1``).
 
 Memory layout: the row records are kept *in visiting order* (record i is
-the row visited i-th, and remembers its row index for ``lam``), and a
-reshuffle swaps whole records.  A sweep then streams through the records
-front to back instead of jumping to a random record per row, which is
-what made the sweeps after the first reshuffle slow on large islands (the
-records of a 6000-row island do not fit in L2).  Rows are visited in
-exactly the same order with the same arithmetic, so the results are the
-same bits as with an order list.
+the row visited i-th, and remembers its row index for ``lam``).  A sweep
+then streams through the records front to back instead of jumping to a
+random record per row, which is what made the sweeps after the first
+reshuffle slow on large islands (the records of a 6000-row island do not
+fit in L2).  ``work`` holds two sets of records: a reshuffle draws ODE's
+Fisher-Yates permutation on a list of positions, then copies the island's
+records once, in their new order, into the other set, and the sweeps go on
+from there (swapping the 256-byte records in place, one random pair at a
+time, cost about three times as much).  Rows are visited in exactly the
+same order with the same arithmetic, so the results are the same bits as
+with an order list.
 
 Bounds: fixed boxes always hold on exit.  A friction row is clamped with
 the normal force current at its visit; before the first reshuffle normals
@@ -97,32 +101,40 @@ _REC = 32
 
 @njit(cache=True, nogil=True)
 def sor_work_size(m: int, nb: int) -> int:
-    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``32 * m``.
+    """Length of the float64 ``work`` array ``sor_lcp`` needs: ``65 * m``
+    (two sets of ``m`` records of 32 slots, then a list of ``m`` positions).
 
     ``nb`` is accepted for interface stability; per-body scratch lives in
     the ``cforce`` output rows, so it does not add to the size.
     """
-    return _REC * m
+    return 2 * _REC * m + m
 
 
 @njit(cache=True, nogil=True)
-def shuffle_order(order: np.ndarray, n: int, rng_state: np.ndarray, rec: int = 1,
-                  first: int = 0) -> None:
-    """Shuffle the ``n`` records of ``rec`` floats from record ``first`` of
-    ``order`` on in place the way QuickStep shuffles its row order.
+def _reshuffled_records(iwork: np.ndarray, source: int, target: int, n: int,
+                        rng_state: np.ndarray, positions: int) -> None:
+    """Copy the ``n`` records from record ``source`` on to record ``target``
+    on in QuickStep's reshuffled order (``iwork``: the int64 view of
+    ``work``; ``iwork[positions:positions + n]`` is scratch for the
+    permutation).
 
-    Forward Fisher-Yates: for ``k = 1 .. n-1`` swap records ``k`` and
-    ``dRandInt(k + 1)`` (counted from ``first``).  One generator draw per
-    ``k``.  With ``rec == 1`` ``order`` is a plain order list.
+    The record that lands at ``target + k`` is the one an in-place
+    Fisher-Yates pass over the records would have put at ``source + k``:
+    the same draws shuffle the list of positions ``0 .. n-1`` instead.
     """
+    for k in range(n):
+        iwork[positions + k] = k
+    # forward Fisher-Yates: for k = 1 .. n-1 swap entries k and dRandInt(k + 1)
     for k in range(1, n):
         s = rand_int(rng_state, k + 1)
-        a = rec * (first + k)
-        b = rec * (first + s)
-        for t in range(rec):
-            tmp = order[a + t]
-            order[a + t] = order[b + t]
-            order[b + t] = tmp
+        tmp = iwork[positions + k]
+        iwork[positions + k] = iwork[positions + s]
+        iwork[positions + s] = tmp
+    for k in range(n):
+        a = _REC * (source + iwork[positions + k])
+        b = _REC * (target + k)
+        for t in range(_REC):
+            iwork[b + t] = iwork[a + t]
 
 
 @njit(cache=True, nogil=True)
@@ -179,121 +191,121 @@ def _prepare_rows(
     the bodies, the friction index and r.
     """
     J = rows.J
+    c = rows.c
+    cfm = rows.cfm
+    lo = rows.lo
+    hi = rows.hi
     findex = rows.findex
+    # one loop over the islands, not a call per island: a settled pile has
+    # dozens of small islands and each call passes every array again
     for i in range(seg.shape[0] - 1):
-        _prepare_island_rows(seg[i], seg[i + 1], J, rows.c, rows.cfm, rows.lo, rows.hi, findex,
-                             jb, invmass, invI, free, rh, sor_w, work, iwork)
-
-
-@njit(cache=True, nogil=True)
-def _prepare_island_rows(r0, r1, J, c, cfm, lo, hi, findex, jb, invmass, invI, free, rh, sor_w,
-                         work, iwork) -> None:
-    """:func:`_prepare_rows` of the island whose rows are ``r0:r1``."""
-    head = r0
-    tail = r0 + _independent_count(r0, r1, findex)
-    for r in range(r0, r1):
-        b1 = jb[r, 0]
-        b2 = jb[r, 1]
-        if findex[r] < 0:
-            o = _REC * head
-            head += 1
-        else:
-            o = _REC * tail
-            tail += 1
-        # the row's numbers in locals first: ``work`` may alias the inputs as
-        # far as the compiler knows, so every store into it would otherwise
-        # reload them (the same operations in the same order either way)
-        j0, j1, j2, j3, j4, j5 = J[r, 0], J[r, 1], J[r, 2], J[r, 3], J[r, 4], J[r, 5]
-        # b_r: ODE scales c by 1/h first, then adds the projected free motion.
-        proj = 0.0
-        proj += j0 * free[b1, 0]
-        proj += j1 * free[b1, 1]
-        proj += j2 * free[b1, 2]
-        proj += j3 * free[b1, 3]
-        proj += j4 * free[b1, 4]
-        proj += j5 * free[b1, 5]
-        # M^-1 J^T for each side of the row, and the diagonal of A
-        im1 = invmass[b1]
-        m0 = im1 * j0
-        m1 = im1 * j1
-        m2 = im1 * j2
-        m3 = invI[b1, 0, 0] * j3 + invI[b1, 0, 1] * j4 + invI[b1, 0, 2] * j5
-        m4 = invI[b1, 1, 0] * j3 + invI[b1, 1, 1] * j4 + invI[b1, 1, 2] * j5
-        m5 = invI[b1, 2, 0] * j3 + invI[b1, 2, 1] * j4 + invI[b1, 2, 2] * j5
-        diag = 0.0
-        diag += m0 * j0
-        diag += m1 * j1
-        diag += m2 * j2
-        diag += m3 * j3
-        diag += m4 * j4
-        diag += m5 * j5
-        j6 = j7 = j8 = j9 = j10 = j11 = 0.0
-        m6 = m7 = m8 = m9 = m10 = m11 = 0.0
-        if b2 >= 0:
-            j6, j7, j8 = J[r, 6], J[r, 7], J[r, 8]
-            j9, j10, j11 = J[r, 9], J[r, 10], J[r, 11]
-            proj += j6 * free[b2, 0]
-            proj += j7 * free[b2, 1]
-            proj += j8 * free[b2, 2]
-            proj += j9 * free[b2, 3]
-            proj += j10 * free[b2, 4]
-            proj += j11 * free[b2, 5]
-            im2 = invmass[b2]
-            m6 = im2 * j6
-            m7 = im2 * j7
-            m8 = im2 * j8
-            m9 = invI[b2, 0, 0] * j9 + invI[b2, 0, 1] * j10 + invI[b2, 0, 2] * j11
-            m10 = invI[b2, 1, 0] * j9 + invI[b2, 1, 1] * j10 + invI[b2, 1, 2] * j11
-            m11 = invI[b2, 2, 0] * j9 + invI[b2, 2, 1] * j10 + invI[b2, 2, 2] * j11
-            diag += m6 * j6
-            diag += m7 * j7
-            diag += m8 * j8
-            diag += m9 * j9
-            diag += m10 * j10
-            diag += m11 * j11
-        b_r = c[r] * rh
-        b_r += proj
-        cfm_r = cfm[r] * rh
-        # the relaxation factor; the scaled row (zeros for a missing body 2)
-        ad = sor_w / (diag + cfm_r)
-        work[o + _R_CFM] = cfm_r * ad
-        work[o + _R_RHS] = b_r * ad
-        js = o + _R_JS
-        work[js] = j0 * ad
-        work[js + 1] = j1 * ad
-        work[js + 2] = j2 * ad
-        work[js + 3] = j3 * ad
-        work[js + 4] = j4 * ad
-        work[js + 5] = j5 * ad
-        if b2 >= 0:
-            work[js + 6] = j6 * ad
-            work[js + 7] = j7 * ad
-            work[js + 8] = j8 * ad
-            work[js + 9] = j9 * ad
-            work[js + 10] = j10 * ad
-            work[js + 11] = j11 * ad
-        else:
-            for k in range(6, 12):
-                work[js + k] = 0.0
-        imj = o + _R_IMJ
-        work[imj] = m0
-        work[imj + 1] = m1
-        work[imj + 2] = m2
-        work[imj + 3] = m3
-        work[imj + 4] = m4
-        work[imj + 5] = m5
-        work[imj + 6] = m6
-        work[imj + 7] = m7
-        work[imj + 8] = m8
-        work[imj + 9] = m9
-        work[imj + 10] = m10
-        work[imj + 11] = m11
-        work[o + _R_LO] = lo[r]
-        work[o + _R_HI] = hi[r]
-        iwork[o + _R_B1] = b1
-        iwork[o + _R_B2] = b2
-        iwork[o + _R_FINDEX] = findex[r]
-        iwork[o + _R_ROW] = r
+        r0 = seg[i]
+        r1 = seg[i + 1]
+        head = r0
+        tail = r0 + _independent_count(r0, r1, findex)
+        for r in range(r0, r1):
+            b1 = jb[r, 0]
+            b2 = jb[r, 1]
+            if findex[r] < 0:
+                o = _REC * head
+                head += 1
+            else:
+                o = _REC * tail
+                tail += 1
+            # the row's numbers in locals first: ``work`` may alias the inputs as
+            # far as the compiler knows, so every store into it would otherwise
+            # reload them (the same operations in the same order either way)
+            j0, j1, j2, j3, j4, j5 = J[r, 0], J[r, 1], J[r, 2], J[r, 3], J[r, 4], J[r, 5]
+            # b_r: ODE scales c by 1/h first, then adds the projected free motion.
+            proj = 0.0
+            proj += j0 * free[b1, 0]
+            proj += j1 * free[b1, 1]
+            proj += j2 * free[b1, 2]
+            proj += j3 * free[b1, 3]
+            proj += j4 * free[b1, 4]
+            proj += j5 * free[b1, 5]
+            # M^-1 J^T for each side of the row, and the diagonal of A
+            im1 = invmass[b1]
+            m0 = im1 * j0
+            m1 = im1 * j1
+            m2 = im1 * j2
+            m3 = invI[b1, 0, 0] * j3 + invI[b1, 0, 1] * j4 + invI[b1, 0, 2] * j5
+            m4 = invI[b1, 1, 0] * j3 + invI[b1, 1, 1] * j4 + invI[b1, 1, 2] * j5
+            m5 = invI[b1, 2, 0] * j3 + invI[b1, 2, 1] * j4 + invI[b1, 2, 2] * j5
+            diag = 0.0
+            diag += m0 * j0
+            diag += m1 * j1
+            diag += m2 * j2
+            diag += m3 * j3
+            diag += m4 * j4
+            diag += m5 * j5
+            j6 = j7 = j8 = j9 = j10 = j11 = 0.0
+            m6 = m7 = m8 = m9 = m10 = m11 = 0.0
+            if b2 >= 0:
+                j6, j7, j8 = J[r, 6], J[r, 7], J[r, 8]
+                j9, j10, j11 = J[r, 9], J[r, 10], J[r, 11]
+                proj += j6 * free[b2, 0]
+                proj += j7 * free[b2, 1]
+                proj += j8 * free[b2, 2]
+                proj += j9 * free[b2, 3]
+                proj += j10 * free[b2, 4]
+                proj += j11 * free[b2, 5]
+                im2 = invmass[b2]
+                m6 = im2 * j6
+                m7 = im2 * j7
+                m8 = im2 * j8
+                m9 = invI[b2, 0, 0] * j9 + invI[b2, 0, 1] * j10 + invI[b2, 0, 2] * j11
+                m10 = invI[b2, 1, 0] * j9 + invI[b2, 1, 1] * j10 + invI[b2, 1, 2] * j11
+                m11 = invI[b2, 2, 0] * j9 + invI[b2, 2, 1] * j10 + invI[b2, 2, 2] * j11
+                diag += m6 * j6
+                diag += m7 * j7
+                diag += m8 * j8
+                diag += m9 * j9
+                diag += m10 * j10
+                diag += m11 * j11
+            b_r = c[r] * rh
+            b_r += proj
+            cfm_r = cfm[r] * rh
+            # the relaxation factor; the scaled row (zeros for a missing body 2)
+            ad = sor_w / (diag + cfm_r)
+            work[o + _R_CFM] = cfm_r * ad
+            work[o + _R_RHS] = b_r * ad
+            js = o + _R_JS
+            work[js] = j0 * ad
+            work[js + 1] = j1 * ad
+            work[js + 2] = j2 * ad
+            work[js + 3] = j3 * ad
+            work[js + 4] = j4 * ad
+            work[js + 5] = j5 * ad
+            if b2 >= 0:
+                work[js + 6] = j6 * ad
+                work[js + 7] = j7 * ad
+                work[js + 8] = j8 * ad
+                work[js + 9] = j9 * ad
+                work[js + 10] = j10 * ad
+                work[js + 11] = j11 * ad
+            else:
+                for k in range(6, 12):
+                    work[js + k] = 0.0
+            imj = o + _R_IMJ
+            work[imj] = m0
+            work[imj + 1] = m1
+            work[imj + 2] = m2
+            work[imj + 3] = m3
+            work[imj + 4] = m4
+            work[imj + 5] = m5
+            work[imj + 6] = m6
+            work[imj + 7] = m7
+            work[imj + 8] = m8
+            work[imj + 9] = m9
+            work[imj + 10] = m10
+            work[imj + 11] = m11
+            work[o + _R_LO] = lo[r]
+            work[o + _R_HI] = hi[r]
+            iwork[o + _R_B1] = b1
+            iwork[o + _R_B2] = b2
+            iwork[o + _R_FINDEX] = findex[r]
+            iwork[o + _R_ROW] = r
 
 
 @njit(cache=True, nogil=True)
@@ -349,10 +361,16 @@ def _accumulate_island_fc(r0, r1, jb, findex, lam, work, fc) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _sweep(first: int, stop: int, lam: np.ndarray, fc: np.ndarray, work: np.ndarray,
-           iwork: np.ndarray) -> None:
-    """One projected SOR pass over records ``first:stop`` (an island's rows,
-    in their current visiting order; ``iwork`` is the int64 view of ``work``).
+def _sweeps(seg: np.ndarray, iterations: int, lam: np.ndarray, fc: np.ndarray,
+            work: np.ndarray, iwork: np.ndarray, rng_state: np.ndarray) -> None:
+    """Every island's ``iterations`` projected SOR passes over its records
+    (island ``i``: records ``seg[i]:seg[i + 1]``, in their current visiting
+    order; ``iwork`` is the int64 view of ``work``), with a random reshuffle
+    of its records before sweeps 8, 16, ... that copies them into the other
+    set of records (the first set starts at record 0, the second at record
+    m).  The loops over islands and sweeps are here rather than around a
+    call per sweep: a settled pile has dozens of islands of a few rows, and
+    a call passes every array again.
 
     For row r (all quantities already scaled by Ad_r):
       delta   = b'_r - cfm'_r lam_r - J'_r . fc
@@ -360,42 +378,54 @@ def _sweep(first: int, stop: int, lam: np.ndarray, fc: np.ndarray, work: np.ndar
       lam_r   = clamp(lam_r + delta); delta is then the change actually made
       fc     += delta * iMJ_r        (keeps fc == M^-1 J^T lam)
     """
-    for i in range(first, stop):
-        o = _REC * i
-        r = iwork[o + _R_ROW]
-        b1 = iwork[o + _R_B1]
-        b2 = iwork[o + _R_B2]
-        old = lam[r]
-        delta = work[o + _R_RHS] - old * work[o + _R_CFM]
-        delta -= (fc[b1, 0] * work[o] + fc[b1, 1] * work[o + 1] + fc[b1, 2] * work[o + 2]
-                  + fc[b1, 3] * work[o + 3] + fc[b1, 4] * work[o + 4]
-                  + fc[b1, 5] * work[o + 5])
-        if b2 >= 0:
-            delta -= (fc[b2, 0] * work[o + 6] + fc[b2, 1] * work[o + 7]
-                      + fc[b2, 2] * work[o + 8] + fc[b2, 3] * work[o + 9]
-                      + fc[b2, 4] * work[o + 10] + fc[b2, 5] * work[o + 11])
-        n = iwork[o + _R_FINDEX]
-        if n >= 0:
-            upper = abs(work[o + _R_HI] * lam[n])
-            lower = -upper
-        else:
-            upper = work[o + _R_HI]
-            lower = work[o + _R_LO]
-        trial = old + delta
-        if trial < lower:
-            delta = lower - old
-            lam[r] = lower
-        elif trial > upper:
-            delta = upper - old
-            lam[r] = upper
-        else:
-            lam[r] = trial
-        imj = o + _R_IMJ
-        for k in range(6):
-            fc[b1, k] += delta * work[imj + k]
-        if b2 >= 0:
-            for k in range(6):
-                fc[b2, k] += delta * work[imj + 6 + k]
+    m = seg[seg.shape[0] - 1]
+    positions = 2 * _REC * m
+    for isl in range(seg.shape[0] - 1):
+        r0 = seg[isl]
+        r1 = seg[isl + 1]
+        current = 0
+        for it in range(iterations):
+            if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
+                other = m - current
+                _reshuffled_records(iwork, r0 + current, r0 + other, r1 - r0, rng_state,
+                                    positions)
+                current = other
+            for i in range(r0 + current, r1 + current):
+                o = _REC * i
+                r = iwork[o + _R_ROW]
+                b1 = iwork[o + _R_B1]
+                b2 = iwork[o + _R_B2]
+                old = lam[r]
+                delta = work[o + _R_RHS] - old * work[o + _R_CFM]
+                delta -= (fc[b1, 0] * work[o] + fc[b1, 1] * work[o + 1]
+                          + fc[b1, 2] * work[o + 2] + fc[b1, 3] * work[o + 3]
+                          + fc[b1, 4] * work[o + 4] + fc[b1, 5] * work[o + 5])
+                if b2 >= 0:
+                    delta -= (fc[b2, 0] * work[o + 6] + fc[b2, 1] * work[o + 7]
+                              + fc[b2, 2] * work[o + 8] + fc[b2, 3] * work[o + 9]
+                              + fc[b2, 4] * work[o + 10] + fc[b2, 5] * work[o + 11])
+                n = iwork[o + _R_FINDEX]
+                if n >= 0:
+                    upper = abs(work[o + _R_HI] * lam[n])
+                    lower = -upper
+                else:
+                    upper = work[o + _R_HI]
+                    lower = work[o + _R_LO]
+                trial = old + delta
+                if trial < lower:
+                    delta = lower - old
+                    lam[r] = lower
+                elif trial > upper:
+                    delta = upper - old
+                    lam[r] = upper
+                else:
+                    lam[r] = trial
+                imj = o + _R_IMJ
+                for k in range(6):
+                    fc[b1, k] += delta * work[imj + k]
+                if b2 >= 0:
+                    for k in range(6):
+                        fc[b2, k] += delta * work[imj + 6 + k]
 
 
 @njit(cache=True, nogil=True)
@@ -478,7 +508,7 @@ def sor_lcp(
     iterations = config.iterations
     sor_w = config.sor_w
     m = J.shape[0]
-    if work.shape[0] < _REC * m:
+    if work.shape[0] < 2 * _REC * m + m:
         raise ValueError("sor_lcp: work array too small (need sor_work_size(m, nb))")
     if m == 0:
         for i in range(bodies.shape[0]):
@@ -499,14 +529,8 @@ def sor_lcp(
         if lam[r] != 0.0:
             _accumulate_fc(seg, jb, findex, lam, work, cforce)
             break       # (a cold start's lam is all zeros: nothing to add)
-    # 4) per island, sweeps with a random reshuffle of its records every
+    # 4) per island, the sweeps with a random reshuffle of its records every
     # REORDER_PERIOD
-    for i in range(seg.shape[0] - 1):
-        r0 = seg[i]
-        r1 = seg[i + 1]
-        for it in range(iterations):
-            if it >= REORDER_PERIOD and it % REORDER_PERIOD == 0:
-                shuffle_order(iwork, r1 - r0, rng_state, _REC, r0)
-            _sweep(r0, r1, lam, cforce, work, iwork)
+    _sweeps(seg, iterations, lam, cforce, work, iwork, rng_state)
     # 5) report the constraint wrench per body.
     _constraint_wrench(m, J, jb, lam, bodies, cforce)

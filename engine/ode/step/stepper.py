@@ -30,6 +30,7 @@ from engine.ode.kernels.bundles import (
     WorldParams,
     world_params,
 )
+from engine.ode.kernels.compiled_entry import CompiledEntry
 from engine.ode.rng import RNG_STATE
 from engine.ode.solvers.sor_lcp import sor_lcp
 from engine.ode.step.assemble import (
@@ -247,26 +248,30 @@ def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints) 
 
 
 @njit(cache=True, nogil=True)
-def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields, damping_fields,
-                ad_fields, joint_fields, rng_state):
+def step_kernel(config_fields, wp_fields, body_count, joint_count, table_arrays, body_fields,
+                mass_fields, damping_fields, ad_fields, joint_arrays, rng_state):
     """One step of the whole world. Returns the number of islands stepped.
 
     Each bundle arrives as the plain tuple of its fields (``tuple(bundle)``)
     and is named again here: a :class:`StepConfig`, :class:`WorldParams`,
-    :class:`BodyTable`, :class:`Bodies`, :class:`MassModel`,
-    :class:`Damping`, :class:`AutoDisable` and :class:`Joints`; numba's
-    dispatcher types plain tuples in C but named tuples in Python, about
-    1 µs more per bundle and call, which a small world's step would notice.
+    :class:`Bodies`, :class:`MassModel`, :class:`Damping` and
+    :class:`AutoDisable`; numba's dispatcher types plain tuples in C but
+    named tuples in Python, about 1 µs more per bundle and call, which a
+    small world's step would notice. The :class:`BodyTable` and
+    :class:`Joints` come as their counts (``body_count``, ``joint_count``:
+    the store rows in use) and the tuples of their arrays, so that the
+    caller's tuples of arrays stay the same objects while the stores do not
+    reallocate (see :func:`run_step`).
     ``rng_state`` uint64[1] is ODE's generator state (QuickStep's row shuffles).
     """
     config = StepConfig(*config_fields)
     wp = WorldParams(*wp_fields)
-    table = BodyTable(*table_fields)
+    table = BodyTable(body_count, *table_arrays)
     bodies = Bodies(*body_fields)
     masses = MassModel(*mass_fields)
     damping = Damping(*damping_fields)
     ad = AutoDisable(*ad_fields)
-    joints = Joints(*joint_fields)
+    joints = Joints(joint_count, *joint_arrays)
     h = config.h
     adjacency = build_adjacency(table.count, joints)
     auto_disable(table, bodies, ad, adjacency, h)
@@ -285,6 +290,8 @@ def step_kernel(config_fields, wp_fields, table_fields, body_fields, mass_fields
     if fb.shape[0] > 0:
         advance_island(fb, False, np.empty((0, 6)), h, table.flags, bodies, masses.invI_world,
                        damping)
+    if islands.joint_start[ni] == 0:
+        return ni   # no island has a joint (no work buffers to make for the solvers)
     if config.quick:
         _quick_islands(islands, config, wp, table, bodies, masses, damping, joints, rng_state,
                        scratch)
@@ -302,26 +309,31 @@ def _step_settings(world: World, h: float, quick: bool) -> tuple[tuple, tuple]:
     """``(config, wp)``: the :class:`StepConfig` and :class:`WorldParams` of this
     step as plain tuples (see :func:`step_kernel`), kept on the world while the
     settings they come from are unchanged (most worlds step with the same ones
-    every time; building two named tuples per step showed in small worlds)."""
+    every time; building two named tuples per step showed in small worlds).
+    Every field has the same Python type whatever the user passed (``bool``,
+    ``float``, ``int``, a float64 gravity), so the kernel's typing of them
+    never changes."""
     key = (h, quick, world.qs_warm_start, world.qs_iterations, world.qs_w, id(world.gravity),
            world.erp, world.cfm, world.max_correcting_vel, world.surface_layer)
     if world.step_settings_key != key:
-        config = StepConfig(quick, world.qs_warm_start, h, world.qs_iterations, world.qs_w,
-                            world.gravity)
+        gravity = np.ascontiguousarray(world.gravity, dtype=np.float64)
+        config = StepConfig(bool(quick), bool(world.qs_warm_start), float(h),
+                            int(world.qs_iterations), float(world.qs_w), gravity)
         world.step_settings = (tuple(config), tuple(_world_params(world, h)))
         world.step_settings_key = key
     return world.step_settings
 
 
 def _step_bundles(world: World) -> tuple:
-    """``(table, bodies, masses, damping, ad, joints)``: the bundles of the
-    world's storage arrays the kernel takes, each as the plain tuple of its
-    fields (see :func:`step_kernel`), cached on the world until the stores
-    reallocate (they grow by doubling; the auto-disable buffer grows with the
-    largest sample count) or their counts change."""
+    """``(table, bodies, masses, damping, ad, joints)``: the arrays of the
+    world's storage the kernel takes, each bundle as the plain tuple of its
+    fields (the body table and the joints without their counts; see
+    :func:`step_kernel`), cached on the world until the stores reallocate
+    (they grow by doubling; the auto-disable buffer grows with the largest
+    sample count)."""
     s = world.bodies
     jt = world.joints
-    key = (s.capacity, id(s.ad_buf), jt.capacity, s.count, jt.count)
+    key = (s.capacity, id(s.ad_buf), jt.capacity)
     if world.step_args_key == key:
         return world.step_args
     if world.invI_world.shape[0] < s.capacity:
@@ -332,16 +344,34 @@ def _step_bundles(world: World) -> tuple:
                       s.ang_damp_thr2)
     ad = AutoDisable(s.ad_lin_thr2, s.ad_ang_thr2, s.ad_steps, s.ad_time, s.ad_samples,
                      s.ad_idle_steps, s.ad_idle_time, s.ad_sample_index, s.ad_buf)
-    bundles = (table, body_arrays(world), masses, damping, ad, joint_arrays(world))
-    world.step_args = tuple(tuple(b) for b in bundles)
+    bundles = (tuple(table)[1:], tuple(body_arrays(world)), tuple(masses), tuple(damping),
+               tuple(ad), tuple(joint_arrays(world))[1:])
+    world.step_args = bundles
     world.step_args_key = key
-    return world.step_args
+    world.step_entry = None
+    return bundles
+
+
+#: step_kernel's compiled entry points, by the kinds of its arguments
+_STEP_ENTRY = CompiledEntry(step_kernel)
 
 
 def run_step(world: World, h: float, quick: bool) -> int:
-    """Step ``world`` by ``h`` seconds with the chosen stepper."""
+    """Step ``world`` by ``h`` seconds with the chosen stepper.
+
+    The kernel is called through its compiled entry point (no typing of its
+    53 arrays per call, :mod:`engine.ode.kernels.compiled_entry`); the entry
+    is chosen again whenever the settings' or the arrays' tuples are rebuilt.
+    """
+    settings = _step_settings(world, h, quick)
+    bundles = _step_bundles(world)
+    entry = world.step_entry
+    if entry is None or world.step_entry_settings is not settings:
+        entry = _STEP_ENTRY.entry_for((*settings, 0, 0, *bundles, RNG_STATE))
+        world.step_entry = entry
+        world.step_entry_settings = settings
     jt = world.joints
-    ni = step_kernel(*_step_settings(world, h, quick), *_step_bundles(world), RNG_STATE)
+    ni = entry(*settings, world.bodies.count, jt.count, *bundles, RNG_STATE)
     for idx, joint in world.feedback_joints.items():
         if jt.nrows[idx] == 0:
             continue      # no rows this step: ODE leaves the feedback untouched
