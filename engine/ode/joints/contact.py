@@ -61,6 +61,7 @@ from engine.ode.errors import ODEError
 from engine.ode.joints.base import Joint, _destroy, _group_of
 from engine.ode.joints.layout import JF_REVERSE
 from engine.ode.joints.record import JointRecord
+from engine.ode.kernels.options import NO_ALLOC
 from engine.ode.structs import dContact, dContactGeom
 from engine.ode.world import World, world_of
 
@@ -368,7 +369,7 @@ def _clamped_count(v, zero_counts):
     return 0, 0, v
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def count_island_rows(joints, js, ms, nubs) -> None:
     """info1 of the contacts among the joints ``js`` (store rows; others are
     left alone): ``ms[i]``, ``nubs[i]``; clamps negative coefficients in
@@ -429,7 +430,7 @@ def _direction(q, n0, n1, n2, t10, t11, t12, t20, t21, t22):
     return n0, n1, n2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def fill_island_rows(joints, js, order, nk, offsets, bodies, wp, rows) -> None:
     """info2 of the contacts among the joints ``js[order[k]]``, k < nk, into
     their preset rows ``offsets[k]``.. of the island's ``rows`` (``findex``

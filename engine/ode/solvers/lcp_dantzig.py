@@ -40,6 +40,7 @@ import warnings
 import numpy as np
 from numba import njit
 
+from engine.ode.kernels.options import NO_ALLOC
 from engine.ode.solvers.lcp_ldlt import (
     append_row,
     dot_row,
@@ -74,7 +75,7 @@ _CMD_C_TO_HI = 6
 # Below i1 both rows are stored as rows; between i1 and i2 the entries of i1
 # live in column i1 and those of i2 in row i2; beyond i2 both are columns.
 # The diagonal entries swap; the coupling entry A[i2, i1] stays.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _swap_lower(A: np.ndarray, n: int, i1: int, i2: int) -> None:
     """Swap rows and columns i1 < i2 of the lower-triangle matrix A (float64[n, n])."""
     for k in range(i1):
@@ -94,7 +95,7 @@ def _swap_lower(A: np.ndarray, n: int, i1: int, i2: int) -> None:
         A[k, i2] = t
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _swap_entries(v: np.ndarray, i1: int, i2: int) -> None:
     """Exchange ``v[i1]`` and ``v[i2]`` (any 1-d array)."""
     t = v[i1]
@@ -106,7 +107,7 @@ def _swap_entries(v: np.ndarray, i1: int, i2: int) -> None:
 #     prob = (x, b, w, lo, hi, findex, perm, upper)
 # (float64[n] x5, int[n] x2, bool[n]); `upper[k]` tells, for k in N, whether
 # x_k is pinned at hi_k (True) or at lo_k (False).
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _swap_problem(A: np.ndarray, n: int, i1: int, i2: int, prob: tuple) -> None:
     """Exchange problem positions i1 <= i2 in A (float64[n, n]) and in ``prob``."""
     if i1 == i2:
@@ -123,7 +124,7 @@ def _swap_problem(A: np.ndarray, n: int, i1: int, i2: int, prob: tuple) -> None:
     _swap_entries(upper, i1, i2)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _unpermute(perm: np.ndarray, n: int, v: np.ndarray, tmp: np.ndarray) -> None:
     """Put ``v`` (float64[n] or int[n]) back in original order: v_orig[perm[k]] = v[k]."""
     for k in range(n):
@@ -143,7 +144,7 @@ def _unpermute(perm: np.ndarray, n: int, v: np.ndarray, tmp: np.ndarray) -> None
 #     q = L^-1 a ("dell"),  l = D^-1 q ("ell"),  dx = -sgn L'^-1 l.
 # dell and ell are exactly the terms `append_row` needs if i joins C, so they
 # are kept.  `tmp` receives L'^-1 l so that ell survives.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _direction(
     A: np.ndarray,
     i: int,
@@ -172,7 +173,7 @@ def _direction(
 
 # The change of w per unit step: dw = A dx with dx_i = sgn, needed on N and
 # on i itself (w_C stays 0 by construction; rows after i are ignored).
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _response(
     A: np.ndarray, i: int, nc: int, nn: int, dx: np.ndarray, dw: np.ndarray, sgn: float
 ) -> None:
@@ -190,7 +191,7 @@ def _response(
 #   4. a w_k, k in N, would leave its sign (w >= 0 at lo, w <= 0 at hi):
 #      s = -w_k / dw_k.  Rows with lo = hi = 0 are never moved.
 #   5/6. an x_k, k in C (bounded ones, positions >= nub), reaches lo_k / hi_k.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _step_length(
     i: int,
     nub: int,
@@ -259,7 +260,7 @@ def _step_length(
 # appended last (needs dell, ell for row k; `fresh_terms` computes them), then
 # position k trades places with position nc, the first of N, so that C becomes
 # [0, nc + 1) and N stays contiguous right after it.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _join_clamped(
     A: np.ndarray, n: int, k: int, nc: int, cidx: np.ndarray, prob: tuple, fact: tuple,
     fresh_terms: bool,
@@ -279,7 +280,7 @@ def _join_clamped(
 # deleted, then k trades places with position nc - 1, the last of C, which
 # becomes the first of N.  The factored index that lived at position nc - 1
 # now lives at k, so its cidx entry is relabelled.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _leave_clamped(
     A: np.ndarray, n: int, k: int, nc: int, cidx: np.ndarray, prob: tuple, fact: tuple,
     scratch: np.ndarray,
@@ -315,7 +316,7 @@ def _leave_clamped(
 # Returns (ok, nc, nn, pivots left); ok is False when the step length is not
 # positive (ODE's "LCP internal error, s <= 0"), infinite, or the pivot budget
 # is spent: the caller then stops with the solution found so far.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _drive(
     A: np.ndarray, n: int, i: int, nub: int, nc: int, nn: int, cidx: np.ndarray,
     prob: tuple, fact: tuple, dx: np.ndarray, dw: np.ndarray, budget: int,
@@ -368,7 +369,7 @@ def _drive(
 # Rows past `nub` that are unbounded anyway (lo = -inf, hi = +inf, no
 # findex) are moved up to join the leading block, which is solved by one
 # factorization.  Friction rows keep their place: their bounds change later.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _gather_unbounded(A: np.ndarray, n: int, nub: int, prob: tuple) -> int:
     """Return the enlarged nub after moving the unbounded rows to the front."""
     x, b, w, lo, hi, findex, perm, upper = prob
@@ -382,7 +383,7 @@ def _gather_unbounded(A: np.ndarray, n: int, nub: int, prob: tuple) -> int:
 # Friction rows are moved to the end (scanning backwards and swapping each
 # into the last free slot, ODE's order) so that every normal force they
 # depend on is known when the first of them is reached.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _friction_rows_last(A: np.ndarray, n: int, nub: int, prob: tuple) -> None:
     """Permute positions >= nub so that the rows with findex >= 0 come last."""
     findex = prob[5]
@@ -396,7 +397,7 @@ def _friction_rows_last(A: np.ndarray, n: int, nub: int, prob: tuple) -> None:
 # Bounds of the friction rows from the normal forces solved so far:
 # hi = |mu * x_normal|, lo = -hi, where mu is the row's original hi.  A zero
 # normal force gives lo = hi = 0 (taking 0 * inf as 0).
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _set_friction_bounds(n: int, first: int, prob: tuple, tmp: np.ndarray) -> None:
     """Set lo/hi of positions >= first from x in original order (tmp: float64[n])."""
     x, b, w, lo, hi, findex, perm, upper = prob
@@ -415,7 +416,7 @@ def _set_friction_bounds(n: int, first: int, prob: tuple, tmp: np.ndarray) -> No
             lo[k] = -hi[k]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def _pivot_rows(
     A: np.ndarray, n: int, nub: int, cidx: np.ndarray, prob: tuple, fact: tuple,
     dx: np.ndarray, dw: np.ndarray,

@@ -36,13 +36,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engine.ode.kernels.options import NO_ALLOC
+
 
 # Numba performance notes for the two hot loops below.  An index that numba
 # cannot prove non-negative gets a wrap-around test (Python's a[-1]) on every
 # access, which stops LLVM from vectorizing: the dot product therefore works
 # on slices indexed from 0, and the axpy of `solve_unit_lower_t` runs over an
 # unsigned range.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def dot_row(M: np.ndarray, row: int, v: np.ndarray, start: int, stop: int) -> float:
     """Return ``sum_{start <= j < stop} M[row, j] * v[j]``.
 
@@ -69,7 +71,7 @@ def dot_row(M: np.ndarray, row: int, v: np.ndarray, start: int, stop: int) -> fl
     return (s0 + s1) + (s2 + s3)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def first_nonzero(v: np.ndarray, m: int) -> int:
     """Index of the first nonzero of ``v[:m]`` (float64[:]), m if there is none."""
     for j in range(m):
@@ -83,7 +85,7 @@ def first_nonzero(v: np.ndarray, m: int) -> int:
 # contiguous row k of L, so the solve walks L row by row.  z_j = 0 before the
 # first nonzero f of r, and L[k, j] = 0 before lstart[k]: the sum starts at
 # the larger of the two.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def solve_unit_lower(L: np.ndarray, lstart: np.ndarray, m: int, z: np.ndarray) -> int:
     """Overwrite ``z[:m]`` (float64[n]) with ``L[:m, :m]^-1 z``; return z's first nonzero."""
     f = first_nonzero(z, m)
@@ -97,7 +99,7 @@ def solve_unit_lower(L: np.ndarray, lstart: np.ndarray, m: int, z: np.ndarray) -
 # Going from the last unknown to the first, each finished y_j is pushed into
 # the right-hand side of the earlier rows: y[:j] -= y_j * L[j, :j], an axpy on
 # the contiguous row j (no reduction, so it vectorizes), from lstart[j] on.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def solve_unit_lower_t(L: np.ndarray, lstart: np.ndarray, m: int, y: np.ndarray) -> None:
     """Overwrite ``y[:m]`` (float64[n]) with the solution of ``L[:m, :m]' y = y``."""
     for j in range(m - 1, 0, -1):
@@ -107,7 +109,7 @@ def solve_unit_lower_t(L: np.ndarray, lstart: np.ndarray, m: int, y: np.ndarray)
                 y[k] -= L[j, k] * yj
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def safe_pivot(a_ii: float, reduction: float) -> float:
     """The new pivot ``a_ii - reduction``, never exactly zero.
 
@@ -130,7 +132,7 @@ def safe_pivot(a_ii: float, reduction: float) -> float:
 # The caller first computes q = L^-1 a ("dell") and l = D^-1 q ("ell") with
 # `row_terms` (they also give the solver's search direction), then D_m is
 # alpha - l . q.  The new row starts where a does (its first nonzero).
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def row_terms(
     L: np.ndarray, lstart: np.ndarray, dinv: np.ndarray, m: int, dell: np.ndarray,
     ell: np.ndarray,
@@ -145,7 +147,7 @@ def row_terms(
         ell[j] = dell[j] * dinv[j]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def append_row(
     L: np.ndarray,
     lstart: np.ndarray,
@@ -197,7 +199,7 @@ def append_row(
 # Envelopes: a row starting before r keeps its start.  A row starting at
 # s > r has z_q = 0 and zeros up to s, which the update leaves untouched
 # (z_q stays 0 until the row's first nonzero): it now starts at s - 1.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def remove_row(
     L: np.ndarray,
     lstart: np.ndarray,
@@ -243,7 +245,7 @@ def remove_row(
         dinv[q] = 1.0 / dnew
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def factor_leading_block(
     A: np.ndarray,
     m: int,
@@ -267,7 +269,7 @@ def factor_leading_block(
         append_row(L, lstart, diag, dinv, k, dell, ell, A[k, k])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(**NO_ALLOC)
 def solve_factored(
     L: np.ndarray, lstart: np.ndarray, dinv: np.ndarray, m: int, y: np.ndarray
 ) -> None:

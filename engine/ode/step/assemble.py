@@ -49,7 +49,7 @@ def order_joints_into(n, ms, nubs, unbounded_first, out):
     return k, nub_rows
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def island_info1(js, joints, bodies, wp, ms, nubs) -> None:
     """Row counts of the joints ``js`` (rows of ``joints``, :class:`Joints`):
     ``ms[i]`` rows, ``nubs[i]`` unbounded; ``bodies`` :class:`Bodies`,
@@ -70,8 +70,8 @@ def island_info1(js, joints, bodies, wp, ms, nubs) -> None:
     contact.count_island_rows(joints, js, ms, nubs)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
-def fill_island_rows(js, nk, joints, bodies, wp, work):
+@njit(cache=True, nogil=True)
+def fill_island_rows(js, nk, joints, bodies, wp, work) -> int:
     """Preset and fill rows 0..m-1 of ``work.rows`` (large enough) from the
     joints ``js[work.order[k]]``, k < nk, whose row counts are ``work.ms``;
     ``work.offsets[k]`` becomes joint k's first row and ``work.jb`` the rows'

@@ -13,6 +13,7 @@ from numba import njit
 from engine.ode.bodystore import BF_ALIVE, BF_AUTO_DISABLE, BF_DISABLED
 from engine.ode.joints.layout import JF_ALIVE, JF_ENABLED
 from engine.ode.kernels.bundles import Adjacency, Islands
+from engine.ode.kernels.options import NO_ALLOC
 
 BF_AD_READY = 1 << 11   # auto-disable sample buffer full at least once
 
@@ -93,7 +94,7 @@ def joint_is_enabled(j, jflags, jbody, invmass) -> bool:
     return invmass[b0] > 0 or (b1 >= 0 and invmass[b1] > 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(**NO_ALLOC)
 def auto_disable(table, bodies, ad, adjacency, h) -> None:
     """ODE's auto-disable over the rows of ``table`` (:class:`BodyTable`):
     sample velocities (``bodies``, :class:`Bodies`) into the window of ``ad``
@@ -139,16 +140,29 @@ def auto_disable(table, bodies, ad, adjacency, h) -> None:
         idle = False
         if flags[b] & BF_AD_READY:
             idle = True
-            avg = ad_buf[b, 0].copy()
+            # the average of the samples, in scalars (no array per body)
+            v0, v1, v2 = ad_buf[b, 0, 0], ad_buf[b, 0, 1], ad_buf[b, 0, 2]
+            w0, w1, w2 = ad_buf[b, 0, 3], ad_buf[b, 0, 4], ad_buf[b, 0, 5]
             if ns > 1:
                 for s in range(1, ns):
-                    avg += ad_buf[b, s]
-                avg *= 1.0 / ns
-            lin2 = avg[0] * avg[0] + avg[1] * avg[1] + avg[2] * avg[2]
+                    v0 += ad_buf[b, s, 0]
+                    v1 += ad_buf[b, s, 1]
+                    v2 += ad_buf[b, s, 2]
+                    w0 += ad_buf[b, s, 3]
+                    w1 += ad_buf[b, s, 4]
+                    w2 += ad_buf[b, s, 5]
+                scale = 1.0 / ns
+                v0 *= scale
+                v1 *= scale
+                v2 *= scale
+                w0 *= scale
+                w1 *= scale
+                w2 *= scale
+            lin2 = v0 * v0 + v1 * v1 + v2 * v2
             if lin2 > ad_lin2[b]:
                 idle = False
             else:
-                ang2 = avg[3] * avg[3] + avg[4] * avg[4] + avg[5] * avg[5]
+                ang2 = w0 * w0 + w1 * w1 + w2 * w2
                 if ang2 > ad_ang2[b]:
                     idle = False
         if idle:
@@ -159,8 +173,9 @@ def auto_disable(table, bodies, ad, adjacency, h) -> None:
             ad_idle_time[b] = ad_time[b]
         if ad_idle_steps[b] <= 0 and ad_idle_time[b] <= 0:
             flags[b] |= BF_DISABLED
-            lvel[b, :] = 0.0
-            avel[b, :] = 0.0
+            for i in range(3):
+                lvel[b, i] = 0.0
+                avel[b, i] = 0.0
 
 
 @njit(cache=True, nogil=True)

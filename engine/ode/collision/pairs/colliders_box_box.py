@@ -17,8 +17,9 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.collision.pairs.common import NO_ALLOC, as_f64
+from engine.ode.collision.pairs.common import as_f64
 from engine.ode.kernels import detmath
+from engine.ode.kernels.options import NO_ALLOC
 
 
 @njit(**NO_ALLOC)
@@ -127,7 +128,7 @@ def _cull_points(n: int, p: np.ndarray, m: int, i0: int, ang: np.ndarray, avail:
 def box_box_rows(p1: np.ndarray, R1: np.ndarray, side1: np.ndarray, p2: np.ndarray,
                  R2: np.ndarray, side2: np.ndarray, max_contacts: int, ws3: np.ndarray,
                  ws: np.ndarray, iws: np.ndarray, rows: np.ndarray, k0: int,
-                 normal: np.ndarray):
+                 normal: np.ndarray) -> tuple[int, float, int]:
     """ODE's dBoxBox for boxes (centre (3,), rotation (3, 3), full sides (3,)),
     writing its contacts into ``rows`` from row ``k0`` (room for 8 rows).
 

@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 
 from engine.ode.collision.geoms.geom import Geom
-from engine.ode.collision.pairs.common import NO_ALLOC, as_f64
+from engine.ode.collision.pairs.common import as_f64
+from engine.ode.kernels.options import NO_ALLOC
 
 
 @njit(cache=True, nogil=True)

@@ -8,12 +8,6 @@ import math
 import numpy as np
 from numba import njit
 
-#: njit options of the kernels that allocate nothing: cached, no GIL, and
-#: without numba's reference counting (``_nrt=False``), which would cost two
-#: atomic operations for every array view they make (rows, slices); an
-#: allocation in such a kernel fails to compile.
-NO_ALLOC = {"cache": True, "nogil": True, "_nrt": False}
-
 
 def as_f64(a) -> np.ndarray:
     """``a`` as a C-contiguous float64 array (a view when it already is one)."""

@@ -22,7 +22,7 @@ from engine.ode.collision.pairs import colliders_capsule as cap
 from engine.ode.collision.pairs import colliders_cylinder as cc
 from engine.ode.collision.pairs import colliders_plane as pln
 from engine.ode.collision.pairs import colliders_sphere as sph
-from engine.ode.collision.pairs.common import NO_ALLOC, spheres_contact
+from engine.ode.collision.pairs.common import spheres_contact
 from engine.ode.constants import (
     dBoxClass,
     dCapsuleClass,
@@ -31,6 +31,7 @@ from engine.ode.constants import (
     dPlaneClass,
     dSphereClass,
 )
+from engine.ode.kernels.options import NO_ALLOC
 
 # compiled pair kernels (a negative table entry: call with the geoms swapped)
 K_FALLBACK, K_SS, K_SP, K_SB, K_BP, K_CP, K_CS, K_CC, K_BB, K_CB = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
