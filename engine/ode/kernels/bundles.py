@@ -143,6 +143,22 @@ class IslandWork(NamedTuple):
     scratch: np.ndarray  #: (9, 3) per-body work array of prepare_island
 
 
+class ExactScratch(NamedTuple):
+    """Work arrays of dWorldStep's island solves for islands of up to ``cap``
+    rows, reused island after island (grown by the caller when an island has
+    more rows; :func:`~engine.ode.step.solve.exact_scratch`)."""
+
+    A: np.ndarray            #: (cap * cap,) the island's matrix, used as (m, m)
+    L: np.ndarray            #: (cap * cap,) its L D Lᵀ factor, used as (m, m)
+    JinvM: np.ndarray        #: (cap * 12,) J M⁻¹, used as (m, 12)
+    vectors: np.ndarray      #: (5, cap) right-hand side, w, x, lo, hi of the LCP
+    lcp_vectors: np.ndarray  #: (7, cap) the LCP's own vectors (lcp_dantzig)
+    lcp_ints: np.ndarray     #: (3, cap) int64 the LCP's lstart, perm, cidx
+    entries: np.ndarray      #: (3, 2 cap) int64 the rows listed by body (body, row, side)
+    findex: np.ndarray       #: (cap,) int32 friction indices (permuted by the LCP)
+    upper: np.ndarray        #: (cap,) bool: which bound a pinned row sits at
+
+
 class StepConfig(NamedTuple):
     """How to step: solver choice and its settings, step size, gravity."""
 

@@ -487,11 +487,37 @@ def solve_boxed_lcp(
     """
     if n <= 0:
         return True
-    L = np.empty((n, n))
-    lstart = np.empty(n, dtype=np.int64)
-    work = np.empty((7, n))
-    diag, dinv, dell, ell = work[0], work[1], work[2], work[3]
-    tmp, dx, dw = work[4], work[5], work[6]
+    return solve_boxed_lcp_into(n, A, x, b, w, nub, lo, hi, findex, np.empty((n, n)),
+                                np.empty((3, n), dtype=np.int64), np.empty((7, n)),
+                                np.empty(n, dtype=np.bool_))
+
+
+@njit(**NO_ALLOC)
+def solve_boxed_lcp_into(
+    n: int,
+    A: np.ndarray,
+    x: np.ndarray,
+    b: np.ndarray,
+    w: np.ndarray,
+    nub: int,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    findex: np.ndarray,
+    L: np.ndarray,
+    ints: np.ndarray,
+    vectors: np.ndarray,
+    upper: np.ndarray,
+) -> bool:
+    """:func:`solve_boxed_lcp` in the caller's work arrays (nothing is
+    allocated, so a caller solving many small problems reuses them): ``L``
+    float64[n, n], ``ints`` int64[3, >= n] (the factor's row starts, the
+    permutation, the factored positions), ``vectors`` float64[7, >= n],
+    ``upper`` bool[>= n]."""
+    if n <= 0:
+        return True
+    lstart, perm, cidx = ints[0], ints[1], ints[2]
+    diag, dinv, dell, ell = vectors[0], vectors[1], vectors[2], vectors[3]
+    tmp, dx, dw = vectors[4], vectors[5], vectors[6]
     fact = (L, lstart, diag, dinv, dell, ell, tmp)
     for k in range(n):
         x[k] = 0.0
@@ -502,9 +528,9 @@ def solve_boxed_lcp(
             x[k] = b[k]
         solve_factored(L, lstart, dinv, n, x)
         return True
-    perm = np.arange(n)
-    cidx = np.empty(n, dtype=np.int64)
-    upper = np.zeros(n, dtype=np.bool_)
+    for k in range(n):
+        perm[k] = k
+        upper[k] = False
     prob = (x, b, w, lo, hi, findex, perm, upper)
     nub = _gather_unbounded(A, n, max(nub, 0), prob)
     if nub > 0:

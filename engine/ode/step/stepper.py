@@ -41,7 +41,7 @@ from engine.ode.step.assemble import (
 )
 from engine.ode.step.integrate import advance_island, prepare_island
 from engine.ode.step.islands import auto_disable, build_adjacency, find_islands
-from engine.ode.step.solve import exact_solve
+from engine.ode.step.solve import exact_scratch, exact_solve
 from engine.ode.world import World, world_of
 
 
@@ -209,6 +209,8 @@ def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints) 
     # (their constraint wrenches stay in their own rows of work.cforce)
     solved = np.empty(bstart[ni], dtype=np.int64)
     nsolved = 0
+    # the solver's matrices and vectors, grown to the largest island met so far
+    lcp = exact_scratch(0)
     for isl in range(ni):
         if jstart[isl + 1] == jstart[isl]:
             continue
@@ -237,7 +239,10 @@ def _exact_islands(islands, config, wp, table, bodies, masses, damping, joints) 
         rows = _sliced_rows(work.rows, m)
         lam = work.lam[:m]
         lam[:] = 0.0
-        exact_solve(rows, work.jb[:m], nub, ib, bodies, masses.invI_world, h, lam, work.cforce)
+        if m > lcp.findex.shape[0]:
+            lcp = exact_scratch(max(m, 2 * lcp.findex.shape[0]))
+        exact_solve(rows, work.jb[:m], nub, ib, bodies, masses.invI_world, h, lam, work.cforce,
+                    lcp)
         _feedback(order, offsets, js, rows.J, lam, joints)
         for t in range(ib.shape[0]):
             solved[nsolved + t] = ib[t]
