@@ -73,7 +73,7 @@ class World:
         self.step_settings: tuple = ()         # cached step config and world parameters
         self.step_settings_key: tuple | None = None
         self.step_entry = None                 # step_kernel's compiled entry for them
-        self.step_entry_settings: tuple = ()   # the settings the entry was chosen with
+        self.step_entry_for: tuple = ((), ())  # the (settings, arrays) it was chosen for
         self.alive = True
         self.data = None
         #: Odeon extension: called (no arguments) before a joint is created one by

@@ -2,11 +2,11 @@
 
 A kernel compiled with ``NO_ALLOC`` (``engine/ode/kernels/options.py``:
 ``_nrt=False``) makes no reference-count updates. That is only sound for a
-kernel that allocates nothing, nor does any kernel it calls (numba compiles
-the callees for it without reference counting too, and refuses an
-allocation there), and that hands no array back: an array it returned, alone or in a tuple, would
-reach its caller without the reference the caller later drops, and be freed
-while still in use. Such kernels therefore declare what they return, and
+kernel that allocates nothing, nor does any kernel it calls (numba may
+compile the callees for it without reference counting too, and refuses an
+allocation there), and that hands no array back: an array it returned,
+alone or in a tuple, would reach its caller without the reference the
+caller later drops, and be freed while still in use. Such kernels therefore declare what they return, and
 this test reads the declarations (the compiled signatures are not at hand:
 a kernel called only from other kernels is compiled inside them, or not at
 all when they come from numba's cache).

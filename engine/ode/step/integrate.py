@@ -32,9 +32,11 @@ def _sinc(x: float) -> float:
 
 @njit(cache=True, nogil=True)
 def step_body(b, h, flags, bodies, damping) -> None:
-    """Advance position and orientation of body b over h (s) (ODE's dxStepBody),
-    then apply its velocity damping; ``flags`` (n,) ``BF_*`` bits, ``bodies``
-    :class:`Bodies`, ``damping`` :class:`Damping`."""
+    """Advance position and orientation of body b over h (s) (ODE's dxStepBody)
+    for a body with finite rotation (``BF_FINITE_ROT``; the others are
+    advanced on scalars in :func:`advance_island`), then apply its velocity
+    damping; ``flags`` (n,) ``BF_*`` bits, ``bodies`` :class:`Bodies`,
+    ``damping`` :class:`Damping`."""
     pos = bodies.pos
     q = bodies.q
     R = bodies.R
@@ -56,32 +58,29 @@ def step_body(b, h, flags, bodies, damping) -> None:
     for k in range(3):
         pos[b, k] += h * lvel[b, k]
     qb = q[b]
-    if f & BF_FINITE_ROT:
-        hh = h * 0.5
-        dq = np.empty(4)
-        if f & BF_FINITE_ROT_AXIS:
-            # finite rotation about the axis component, infinitesimal for the rest
-            ax = frot_axis[b]
-            kk = ax[0] * w[0] + ax[1] * w[1] + ax[2] * w[2]
-            frv = ax * kk
-            irv = w - frv
-            theta = kk * hh
-            s = _sinc(theta) * hh
-            dq[0] = detmath.cos(theta)
-            dq[1:4] = frv * s
-        else:
-            wlen = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
-            theta = wlen * hh
-            s = _sinc(theta) * hh
-            dq[0] = detmath.cos(theta)
-            dq[1:4] = w * s
-        qn = qmul0(dq, qb)
-        qb[:] = qn
-        if f & BF_FINITE_ROT_AXIS:
-            # as ODE 0.16, the remaining infinitesimal part uses the halved step
-            _add_infinitesimal(qb, irv, hh)
+    hh = h * 0.5
+    dq = np.empty(4)
+    if f & BF_FINITE_ROT_AXIS:
+        # finite rotation about the axis component, infinitesimal for the rest
+        ax = frot_axis[b]
+        kk = ax[0] * w[0] + ax[1] * w[1] + ax[2] * w[2]
+        frv = ax * kk
+        irv = w - frv
+        theta = kk * hh
+        s = _sinc(theta) * hh
+        dq[0] = detmath.cos(theta)
+        dq[1:4] = frv * s
     else:
-        _add_infinitesimal(qb, w, h)
+        wlen = math.sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2])
+        theta = wlen * hh
+        s = _sinc(theta) * hh
+        dq[0] = detmath.cos(theta)
+        dq[1:4] = w * s
+    qn = qmul0(dq, qb)
+    qb[:] = qn
+    if f & BF_FINITE_ROT_AXIS:
+        # as ODE 0.16, the remaining infinitesimal part uses the halved step
+        _add_infinitesimal(qb, irv, hh)
     normalize4_inplace(qb)
     q_to_R(qb, R[b])
     if f & BF_LIN_DAMPING:

@@ -153,9 +153,7 @@ def exact_solve(rows, jb, nub, ib, bodies, invI, h, lam, cforce, scratch) -> Non
     lo2 = vectors[3, :m]
     hi2 = vectors[4, :m]
     fi = scratch.findex[:m]
-    for i in range(m):
-        w[i] = 0.0
-        x[i] = 0.0
+    for i in range(m):    # (x and w are zeroed by the solver)
         lo2[i] = lo[i]
         hi2[i] = hi[i]
         fi[i] = findex[i]

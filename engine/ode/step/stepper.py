@@ -353,7 +353,6 @@ def _step_bundles(world: World) -> tuple:
                tuple(ad), tuple(joint_arrays(world))[1:])
     world.step_args = bundles
     world.step_args_key = key
-    world.step_entry = None
     return bundles
 
 
@@ -371,10 +370,11 @@ def run_step(world: World, h: float, quick: bool) -> int:
     settings = _step_settings(world, h, quick)
     bundles = _step_bundles(world)
     entry = world.step_entry
-    if entry is None or world.step_entry_settings is not settings:
+    chosen_for = world.step_entry_for
+    if entry is None or chosen_for[0] is not settings or chosen_for[1] is not bundles:
         entry = _STEP_ENTRY.entry_for((*settings, 0, 0, *bundles, RNG_STATE))
         world.step_entry = entry
-        world.step_entry_settings = settings
+        world.step_entry_for = (settings, bundles)
     jt = world.joints
     ni = entry(*settings, world.bodies.count, jt.count, *bundles, RNG_STATE)
     for idx, joint in world.feedback_joints.items():
