@@ -74,6 +74,7 @@ from app.trust import (
     untrusted_plugin,
 )
 from app.viewport import ViewportWidget
+from engine.heap import release_world, settle_loaded_world
 from engine.plugins.discovery import BadPluginName, PluginLocation, find_plugin, is_no_plugin
 from engine.sim.baseline import write_as_edited
 from engine.sim.frame import Frame
@@ -311,6 +312,7 @@ class MainWindow(QMainWindow):
         self.bridge.start()
         self.recent.add(path)
         self._update_title()
+        settle_loaded_world()  # the old world collected, the new one frozen (engine/heap.py)
         return True
 
     def open_world(self, path: str | os.PathLike) -> bool:
@@ -613,6 +615,7 @@ class MainWindow(QMainWindow):
             self.viewport.set_paint_guard(None)
             self.runner.stop(ENGINE_STOP_WAIT)  # a stuck engine thread is left behind
             self.runner = None
+            release_world()  # its cycles collectable again (engine/heap.py)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         """Ask about unsaved changes, remember the layout, stop the engine."""

@@ -19,6 +19,7 @@ import csv
 from typing import TextIO
 
 from engine.controllers import ControllerHost
+from engine.heap import settle_loaded_world
 from engine.plugins import PluginHost
 from engine.sim.console import Console
 from engine.sim.poses import matrix_to_quaternion
@@ -75,6 +76,7 @@ def run_headless(world_path: str, duration_s: float, out: TextIO, stepper: str |
             from_plugin=host.take_for_robots if host is not None else None,
             give_up_after=controller_timeout)
         robots.start()
+    settle_loaded_world()  # full collections skip the world's objects (engine/heap.py)
     writer = None
     handle = None
     try:

@@ -116,20 +116,23 @@ def shear_stretch(local: np.ndarray) -> np.ndarray:
     return np.linalg.norm(A, 2, axis=(1, 2)) / np.maximum(col, 1e-300)
 
 
-def instance_spheres(models: np.ndarray, centre: np.ndarray, radius: float,
-                     stretch: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def instance_spheres(blocks: np.ndarray, translations: np.ndarray, centre: np.ndarray,
+                     radius: float, stretch: np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """World bounding spheres of instances: ``(centres (n, 3), radii (n,))`` in metres.
 
-    ``models``: (n, 4, 4) local -> world. The mesh's sphere (``centre`` (3,),
-    ``radius``) maps to centre ``M c``; the 3x3 block A stretches any vector
-    by at most its largest singular value, which for A = R S (rotation times
-    axis scales) is the largest column norm |A e_i| = |s_i|. That norm times
-    ``stretch`` (n,) (see `shear_stretch` of the static part; 1 if None)
+    The instances' local -> world transforms are given as their (n, 3, 3)
+    ``blocks`` and (n, 3) ``translations``. The mesh's sphere (``centre``
+    (3,), ``radius``) maps to centre ``A c + t``; the block A stretches any
+    vector by at most its largest singular value, which for A = R S (rotation
+    times axis scales) is the largest column norm |A e_i| = |s_i|. That norm
+    times ``stretch`` (n,) (see `shear_stretch` of the static part; 1 if None)
     scales the radius.
     """
-    A = models[:, :3, :3]
-    centres = A @ centre + models[:, :3, 3]
-    scale = np.sqrt(np.max(np.sum(A * A, axis=1), axis=1))  # largest column norm
+    centres = translations
+    if np.any(centre):
+        centres = translations + np.einsum("nij,j->ni", blocks, centre)
+    scale = np.sqrt(np.max(np.einsum("nij,nij->nj", blocks, blocks), axis=1))
     if stretch is not None:
         scale = scale * stretch
     return centres, radius * scale

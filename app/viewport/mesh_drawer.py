@@ -113,9 +113,12 @@ class MeshProgram:
         self._lights_key: tuple | None = None
         self._lights = LightUniforms(np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32),
                                      (0.25, 0.25, 0.25))
+        # program -> the uniform values it holds (a program keeps them between uses)
+        self._held: dict[int, tuple] = {}
 
     def initialize(self) -> None:
         """Compile the one-light program (GL current); the others on first use."""
+        self._held.clear()
         self._program(1, Shading.PER_FRAGMENT)
 
     def _program(self, nlights: int, shading: Shading) -> tuple[int, dict[str, int]]:
@@ -131,18 +134,25 @@ class MeshProgram:
             mode: int, override: Sequence[float] = (0, 0, 0, 0),
             shading: Shading = Shading.PER_FRAGMENT) -> None:
         """Bind the program for the lights (at most `MAX_LIGHTS`) and ``shading`` and
-        set view, lights and mode."""
+        set view, lights and mode (only the uniforms whose values the program does
+        not hold already: a frame binds each program once or twice with the same)."""
         lights = list(lights)[:MAX_LIGHTS]
         program, L = self._program(len(lights), shading)
         GL.glUseProgram(program)
-        GL.glUniformMatrix4fv(L["u_viewproj"], 1, False, gl_matrix(viewproj))
-        GL.glUniform1i(L["u_mode"], mode)
+        matrix, eye32 = gl_matrix(viewproj), np.asarray(eye, np.float32)
         uniforms = self._light_uniforms(lights)
+        values = (matrix.tobytes(), int(mode), self._lights_key, eye32.tobytes(),
+                  tuple(float(x) for x in override))
+        if self._held.get(program) == values:
+            return
+        self._held[program] = values
+        GL.glUniformMatrix4fv(L["u_viewproj"], 1, False, matrix)
+        GL.glUniform1i(L["u_mode"], mode)
         if lights:
             GL.glUniform3fv(L["u_light_dir"], len(lights), uniforms.directions)
             GL.glUniform3fv(L["u_light_color"], len(lights), uniforms.colors)
         GL.glUniform3f(L["u_ambient"], *uniforms.ambient)
-        GL.glUniform3f(L["u_eye"], *np.asarray(eye, np.float32))
+        GL.glUniform3f(L["u_eye"], *eye32)
         GL.glUniform4f(L["u_override"], *override)
 
     def _light_uniforms(self, lights: list[Light]) -> LightUniforms:
@@ -296,71 +306,101 @@ class InstanceGroup:
         self.colors = colors          # (n, 4)
         self.pick = pick              # (n,)
         self.stretch = shear_stretch(local)  # (n,) >= 1, see lod.shear_stretch
-        self.instances = np.zeros((len(solid), 21), np.float32)
-        self.centres = np.zeros((len(solid), 3))   # world bounding spheres (m)
-        self.radii = np.zeros(len(solid))
+        n = len(solid)
+        # a Shape's own frame is usually its size along the axes: then the model's 3x3
+        # block is the Solid's with its columns scaled (one product instead of a matmul)
+        block = np.asarray(local, np.float64).reshape(-1, 4, 4)[:, :3, :3]
+        self._axis_scales = (np.ascontiguousarray(np.diagonal(block, axis1=1, axis2=2))
+                             if np.all(block == block * np.eye(3)) else None)
+        self._offsets = (None if not np.any(local[:, :3, 3])
+                         else np.ascontiguousarray(local[:, :3, 3], np.float64))
+        # rows model (16, column-major) | rgba | pick id; the constant parts written once
+        self.instances = np.zeros((n, 21), np.float32)
+        self.instances[:, 15] = 1.0
+        self.instances[:, 16:20] = colors
+        self.instances[:, 20] = pick
+        # views of the rows: row 4 j + i holds model[i, j]
+        self._row_blocks = self.instances[:, :12].reshape(n, 3, 4)[:, :, :3]  # [n, j, i]
+        self._row_translations = self.instances[:, 12:15]
+        self._colors_replaced = False
+        self.centres = np.zeros((n, 3))   # world bounding spheres (m)
+        self.radii = np.zeros(n)
         self.version = 0
         self._bucketed: tuple | None = None
 
     def update(self, solid_world: np.ndarray, colors: np.ndarray | None = None) -> None:
         """Recompute the instance rows from the Solids' world transforms (S + 1, 4, 4)."""
-        model = solid_world[self.solid] @ self.local
-        self.instances[:, :16] = model.transpose(0, 2, 1).reshape(-1, 16)
-        self.instances[:, 16:20] = self.colors if colors is None else colors
-        self.instances[:, 20] = self.pick
-        self.centres, self.radii = instance_spheres(model, self.lod.centre, self.lod.radius,
-                                                    self.stretch)
+        world = solid_world[self.solid]
+        rotations = world[:, :3, :3]
+        # model = world @ local for affine transforms: the 3x3 blocks multiply, the
+        # local offset turns with the Solid
+        if self._axis_scales is not None:
+            blocks = rotations * self._axis_scales[:, None, :]
+        else:
+            blocks = rotations @ self.local[:, :3, :3]
+        translations = world[:, :3, 3]
+        if self._offsets is not None:
+            translations = translations + np.einsum("nij,nj->ni", rotations, self._offsets)
+        self._row_blocks[:] = blocks.transpose(0, 2, 1)
+        self._row_translations[:] = translations
+        if colors is not None or self._colors_replaced:
+            self.instances[:, 16:20] = self.colors if colors is None else colors
+            self._colors_replaced = colors is not None
+        self.centres, self.radii = instance_spheres(blocks, translations, self.lod.centre,
+                                                    self.lod.radius, self.stretch)
         self.version += 1
 
-    def bucket(self, viewproj: np.ndarray, height_px: int) -> list[int]:
+    def bucket(self, viewproj: np.ndarray, height_px: int,
+               planes: np.ndarray | None = None) -> list[int]:
         """Cull and sort the instances into their levels (and, in a back-face culled
         group, per-vertex shaded first); returns the count per level.
 
+        ``planes``: `culling.frustum_planes` of ``viewproj`` when the caller has them.
         Recomputed only when the rows, the camera or the viewport height changed.
         """
         key = (self.version, np.asarray(viewproj, np.float64).tobytes(), int(height_px))
         if key != self._bucketed:
             self._bucketed = key
-            visible = np.flatnonzero(spheres_visible(self.centres, self.radii,
-                                                     frustum_planes(viewproj)))
-            visible = visible[np.argsort(view_depths(self.centres[visible], viewproj),
-                                         kind="stable")]
-            rows = self.instances[visible]
+            if planes is None:
+                planes = frustum_planes(viewproj)
+            visible = np.flatnonzero(spheres_visible(self.centres, self.radii, planes))
+            centres, radii = self.centres[visible], self.radii[visible]
+            depths = view_depths(centres, viewproj)
             if len(self.levels) == 1 and not self.cull_back:
-                self.levels[0].set_rows(rows)
-            else:
-                px = projected_radius_px(self.centres[visible], self.radii[visible], viewproj,
-                                         height_px)
-                if self.impostors is not None:
-                    as_impostor = (px <= IMPOSTOR_MAX_PX) & self.round[visible]
-                    if not np.any(viewproj[3, :3]):  # orthographic: no eye point
-                        as_impostor[:] = False
-                    self.impostors.set_rows(rows[as_impostor])
-                    rows, px = rows[~as_impostor], px[~as_impostor]
-                level = choose_levels(px, self.lod.max_radius_px)
-                per_fragment = (px > VERTEX_LIT_MAX_PX) | (not self.cull_back)
-                # bucket 2k: level k shaded per vertex, 2k + 1: per fragment; the
-                # stable sort keeps each bucket near to far
-                slot = 2 * level + per_fragment
-                order = np.argsort(slot, kind="stable")
-                bounds = np.searchsorted(slot[order], np.arange(2 * len(self.levels) + 1))
-                rows = rows[order]
-                for k, lv in enumerate(self.levels):
-                    lv.set_rows(rows[bounds[2 * k]:bounds[2 * k + 2]],
-                                vertex_lit=bounds[2 * k + 1] - bounds[2 * k])
+                self.levels[0].set_rows(self.instances[visible[np.argsort(depths,
+                                                                          kind="stable")]])
+                return [len(self.levels[0].rows)]
+            px = projected_radius_px(centres, radii, viewproj, height_px)
+            level = choose_levels(px, self.lod.max_radius_px)
+            per_fragment = (px > VERTEX_LIT_MAX_PX) | (not self.cull_back)
+            # slot 0: impostors; 2k + 1: level k shaded per vertex, 2k + 2: per
+            # fragment; sorted by slot, then near to far (lexsort is stable)
+            slot = 2 * level + per_fragment + 1
+            if self.impostors is not None and np.any(viewproj[3, :3]):  # perspective
+                slot[(px <= IMPOSTOR_MAX_PX) & self.round[visible]] = 0
+            order = np.lexsort((depths, slot))
+            rows = self.instances[visible[order]]
+            bounds = np.searchsorted(slot[order], np.arange(2 * len(self.levels) + 2))
+            if self.impostors is not None:
+                self.impostors.set_rows(rows[:bounds[1]])
+            for k, lv in enumerate(self.levels):
+                lv.set_rows(rows[bounds[2 * k + 1]:bounds[2 * k + 3]],
+                            vertex_lit=bounds[2 * k + 2] - bounds[2 * k + 1])
         return [len(lv.rows) for lv in self.levels]
 
     def draw(self, primitive: int, viewproj: np.ndarray, height_px: int,
-             shading: ShadingPart = all_rows) -> None:
+             shading: ShadingPart = all_rows, planes: np.ndarray | None = None) -> None:
         """Cull, pick levels and draw the ``shading`` part of each level's rows
-        (all of them by default) with one instanced call per level."""
-        self.bucket(viewproj, height_px)
+        (all of them by default) with one instanced call per level (``planes``: see
+        `bucket`)."""
+        self.bucket(viewproj, height_px, planes)
         for lv in self.levels:
             lv.draw(primitive, shading(lv))
 
-    def draw_impostors(self, viewproj: np.ndarray, height_px: int) -> None:
+    def draw_impostors(self, viewproj: np.ndarray, height_px: int,
+                       planes: np.ndarray | None = None) -> None:
         """Cull, pick levels and draw the impostor spheres (if the kind has them)."""
-        self.bucket(viewproj, height_px)
+        self.bucket(viewproj, height_px, planes)
         if self.impostors is not None:
             self.impostors.draw(GL.GL_TRIANGLES)
 
@@ -455,6 +495,7 @@ class MeshDrawer:
             height_px = int(GL.glGetIntegerv(GL.GL_VIEWPORT)[3])
         mode = MODE_FLAT if self.edges and mode != MODE_PICK else mode
         prim = GL.GL_LINES if self.edges else GL.GL_TRIANGLES
+        planes = frustum_planes(viewproj)  # shared by the groups' culling
         opaque = [g for (_, transparent), g in self.groups.items()
                   if not transparent or mode == MODE_PICK]
         culled = [g for g in opaque if g.cull_back]
@@ -466,27 +507,27 @@ class MeshDrawer:
             if with_impostors:
                 program.use(viewproj, eye, lights, mode, shading=Shading.SPHERE_IMPOSTOR)
                 for g in with_impostors:
-                    g.draw_impostors(viewproj, height_px)
+                    g.draw_impostors(viewproj, height_px, planes)
             rest = all_rows
             if mode == MODE_LIT:  # small instances shaded per vertex (module docstring)
                 rest = fragment_lit_rows
                 program.use(viewproj, eye, lights, mode, shading=Shading.PER_VERTEX)
                 for g in culled:
-                    g.draw(prim, viewproj, height_px, vertex_lit_rows)
+                    g.draw(prim, viewproj, height_px, vertex_lit_rows, planes)
             program.use(viewproj, eye, lights, mode)
             for g in culled:
-                g.draw(prim, viewproj, height_px, rest)
+                g.draw(prim, viewproj, height_px, rest, planes)
             GL.glDisable(GL.GL_CULL_FACE)
         else:
             program.use(viewproj, eye, lights, mode)
         two_sided_vertex_lit = [g for g in opaque if g.two_sided_vertex_lit and mode == MODE_LIT]
         for g in opaque:
             if not g.cull_back and g not in two_sided_vertex_lit:
-                g.draw(prim, viewproj, height_px)
+                g.draw(prim, viewproj, height_px, planes=planes)
         if two_sided_vertex_lit:  # planes (module docstring)
             program.use(viewproj, eye, lights, mode, shading=Shading.PER_VERTEX_TWO_SIDED)
             for g in two_sided_vertex_lit:
-                g.draw(prim, viewproj, height_px)
+                g.draw(prim, viewproj, height_px, planes=planes)
             program.use(viewproj, eye, lights, mode)
         if mode == MODE_PICK:
             return
@@ -495,7 +536,7 @@ class MeshDrawer:
         GL.glDepthMask(GL.GL_FALSE)
         for (_, transparent), g in self.groups.items():
             if transparent:
-                g.draw(prim, viewproj, height_px)
+                g.draw(prim, viewproj, height_px, planes=planes)
         GL.glDepthMask(GL.GL_TRUE)
         GL.glDisable(GL.GL_BLEND)
 

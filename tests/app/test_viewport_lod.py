@@ -115,7 +115,8 @@ def test_instance_bounds_hold_every_transformed_vertex():
                       [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
                       [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
         models = pose_matrix(rng.normal(size=3), R) @ locals_
-        centres, radii = instance_spheres(models, cap.centre, cap.radius, stretch)
+        centres, radii = instance_spheres(models[:, :3, :3], models[:, :3, 3], cap.centre,
+                                          cap.radius, stretch)
         for M, c, r in zip(models, centres, radii, strict=True):
             pts = cap.meshes[-1].positions @ M[:3, :3].T + M[:3, 3]
             assert np.max(np.linalg.norm(pts - c, axis=1)) <= r * (1 + 1e-9)
