@@ -39,6 +39,7 @@ from engine.sim.contact_batch import (
     SurfaceRows,
     batched_contacts,
 )
+from engine.sim.contact_columns import DefaultContactArrays, RecordLookup
 from engine.sim.judged_pass import JudgedPass, judge_each
 
 #: Contact points asked from dCollide per pair (Webots grows its buffer; we ask many).
@@ -156,6 +157,8 @@ class ContactHandler:
     _batch: ContactBatch | None = None
     _warned_at: float = -math.inf
     _table: dict = field(default_factory=dict)
+    _lookup: RecordLookup | None = None   # of `_lookup_of`, see `_record_lookup`
+    _lookup_of: list | None = None
 
     def __post_init__(self) -> None:
         surfaces: dict[int, Surface] = {}
@@ -197,12 +200,12 @@ class ContactHandler:
         built after a batched pass)."""
         return len(self._batch) if self._batch is not None else len(self.contacts)
 
-    def contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None,
-                                      list, list]:
+    def contact_arrays(self) -> DefaultContactArrays:
         """The default contacts of the last pass as arrays, without building
         `ContactPoint`s after a batched pass: pos (m, 3) m, normal (m, 3), depth
         (m,) m, force on Solid 1 (m, 3) N (None when feedback is not recorded;
-        zeros before the step), Solid records 1 and 2 (lists of m)."""
+        zeros before the step), Solid records 1 and 2 (sequences of m), and after
+        a batched pass the records as indices into their `RecordLookup`."""
         b = self._batch
         if b is None:
             points = self.contacts
@@ -210,17 +213,28 @@ class ContactHandler:
             force = None
             if self.record_feedback:
                 force = np.array([p.feedback.f1 for p in points], dtype=np.float64).reshape(m, 3)
-            return (np.array([p.pos for p in points], dtype=np.float64).reshape(m, 3),
-                    np.array([p.normal for p in points], dtype=np.float64).reshape(m, 3),
-                    np.array([p.depth for p in points], dtype=np.float64),
-                    force, [p.solid1 for p in points], [p.solid2 for p in points])
+            return DefaultContactArrays(
+                np.array([p.pos for p in points], dtype=np.float64).reshape(m, 3),
+                np.array([p.normal for p in points], dtype=np.float64).reshape(m, 3),
+                np.array([p.depth for p in points], dtype=np.float64),
+                force, [p.solid1 for p in points], [p.solid2 for p in points])
         rows = b.contact_rows
         force = None
         if self.record_feedback:
             force = b.forces[:, 0:3] if b.forces is not None else np.zeros((len(b), 3))
-        pairs = [b.solids[k] for k in b.pair_of.tolist()]
-        return (rows[:, 0:3], rows[:, 3:6], rows[:, 6], force, [p[0] for p in pairs],
-                [p[1] for p in pairs])
+        lookup = self._record_lookup(b.records)
+        record1, record2 = b.solid_pairs[b.pair_of, 0], b.solid_pairs[b.pair_of, 1]
+        return DefaultContactArrays(rows[:, 0:3], rows[:, 3:6], rows[:, 6], force,
+                                    lookup.records[record1], lookup.records[record2],
+                                    lookup, record1, record2)
+
+    def _record_lookup(self, records: list) -> RecordLookup:
+        """The `RecordLookup` of ``records`` (the model's Solid records), made again
+        only when the list or its length changed."""
+        if self._lookup is None or self._lookup_of is not records \
+                or len(self._lookup.records) != len(records) + 1:
+            self._lookup, self._lookup_of = RecordLookup.of(records), records
+        return self._lookup
 
     def run(self, time_ms: float) -> None:
         """Collide the whole space; contacts go into ``group``."""

@@ -24,19 +24,13 @@ import numpy as np
 
 from engine import ode
 from engine.sim.builder import Model, SolidRecord
+from engine.sim.contact_columns import DefaultContactArrays, solid_columns
 from engine.sim.contacts import ContactPoint
 from engine.sim.poses import solid_world_poses
 from engine.world import Node
 
 #: A world pose: position (3,) [m] and rotation (3, 3).
 Pose = tuple[np.ndarray, np.ndarray]
-
-#: The default contacts of a step as `ContactHandler.contact_arrays` gives them:
-#: pos (m, 3) [m], normal (m, 3), depth (m,) [m], force on Solid 1 (m, 3) [N] or
-#: None, Solid records 1 and 2 (sequences of m, None for a geom of no Solid).
-DefaultContactArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None,
-                             Sequence[SolidRecord | None], Sequence[SolidRecord | None]]
-
 
 #: `ContactSet.state` of a contact whose state is not known (default contacts).
 STATE_UNKNOWN = -1
@@ -309,19 +303,17 @@ class PoseMapping(Mapping):
         return len(self._table.nodes)
 
 
-def _node_of(rec: SolidRecord | None) -> Node | None:
-    return rec.node if rec is not None else None
-
-
-def contact_set(default: DefaultContactArrays, plugin_points: Sequence[ContactPoint],
+def contact_set(default: DefaultContactArrays | tuple, plugin_points: Sequence[ContactPoint],
                 state: np.ndarray | None = None,
                 cluster_size: np.ndarray | None = None) -> ContactSet:
     """The default then the plugin-made contacts of a step as one `ContactSet` (arrays
-    copied). ``default`` is `ContactHandler.contact_arrays`' tuple; the plugin
-    points' forces are their joint feedback's ``f1`` (NaN rows when none);
-    ``state`` and ``cluster_size`` (of the default part, robust model) go into
-    the set's arrays (plugin contacts: unknown state, size 1)."""
-    pos, normal, depth, force, rec1, rec2 = default
+    copied). ``default`` is `ContactHandler.contact_arrays`' `DefaultContactArrays`
+    (or a tuple of its first six fields); the plugin points' forces are their
+    joint feedback's ``f1`` (NaN rows when none); ``state`` and ``cluster_size``
+    (of the default part, robust model) go into the set's arrays (plugin
+    contacts: unknown state, size 1)."""
+    default = DefaultContactArrays(*default)
+    pos, normal, depth, force = default.pos, default.normal, default.depth, default.force
     n_default = len(depth)
     if not n_default and not plugin_points:
         return NO_CONTACTS
@@ -338,13 +330,13 @@ def contact_set(default: DefaultContactArrays, plugin_points: Sequence[ContactPo
             np.array([cp.depth for cp in plugin_points], np.float64),
             np.array([f.f1 if f is not None else (np.nan,) * 3 for f in fb],
                      np.float64).reshape(m, 3)))
-        rec1 = list(rec1) + [cp.solid1 for cp in plugin_points]
-        rec2 = list(rec2) + [cp.solid2 for cp in plugin_points]
     pos, normal, depth, force = (np.concatenate(a) for a in zip(*parts, strict=True))
+    solids = solid_columns(default, [cp.solid1 for cp in plugin_points],
+                           [cp.solid2 for cp in plugin_points])
     # the joint feedback's f1 acts on the joint's first body; a contact between a
     # static Solid 1 and a body is attached (None, body): f1 is on Solid 2's body,
     # so the force on Solid 1 is -f1 (ODE's reversed joint)
-    force[_reversed(rec1, rec2)] *= -1.0
+    force[solids.reversed_joint] *= -1.0
     plugin = np.arange(len(depth)) >= n_default
     m = len(depth)
     all_state = np.full(m, STATE_UNKNOWN, np.int8)
@@ -354,16 +346,8 @@ def contact_set(default: DefaultContactArrays, plugin_points: Sequence[ContactPo
     if cluster_size is not None:
         all_size[:n_default] = cluster_size
     return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
-                      tuple([_node_of(r) for r in rec1]), tuple([_node_of(r) for r in rec2]),
-                      plugin, state=all_state, cluster_size=all_size)
-
-
-def _reversed(rec1: Sequence[SolidRecord | None],
-              rec2: Sequence[SolidRecord | None]) -> np.ndarray:
-    """(m,) bool: contacts whose Solid 1 is static and Solid 2 has a body."""
-    return np.array([r1 is not None and r1.ode_body is None and r2 is not None
-                     and r2.ode_body is not None for r1, r2 in zip(rec1, rec2, strict=True)],
-                    dtype=bool).reshape(-1)
+                      solids.nodes1, solids.nodes2, plugin, state=all_state,
+                      cluster_size=all_size)
 
 
 def colliding_solids(model: Model, geoms: set,

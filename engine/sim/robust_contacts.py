@@ -44,6 +44,7 @@ from engine.contact.surface import (
     blend,
 )
 from engine.ode.collision.batch import candidate_pairs
+from engine.sim.contact_columns import DefaultContactArrays
 from engine.sim.contacts import material_pairs, touching_solids
 from engine.world.odeon_settings import (
     ContactModelSettings,
@@ -213,7 +214,8 @@ class RobustPairs:
                                              .reshape(-1, 2)))
 
 
-def robust_contact_arrays(model, contacts: RobustContacts, with_force: bool) -> tuple:
+def robust_contact_arrays(model, contacts: RobustContacts,
+                          with_force: bool) -> DefaultContactArrays:
     """The robust contacts of the last step in `engine.sim.contacts.ContactHandler.
     contact_arrays`' form: pos (m, 3), normal (m, 3), depth (m,), force on the
     joint's first body (m, 3) (None unless ``with_force`` and captured), Solid
@@ -224,4 +226,4 @@ def robust_contact_arrays(model, contacts: RobustContacts, with_force: bool) -> 
     force = None
     if with_force and contacts.forces is not None:
         force = contacts.forces[:, 0:3]
-    return contacts.pos, contacts.normal, contacts.depth, force, rec1, rec2
+    return DefaultContactArrays(contacts.pos, contacts.normal, contacts.depth, force, rec1, rec2)

@@ -49,6 +49,7 @@ from engine.sim.baseline import Baseline
 from engine.sim.builder import Model, SolidRecord, build
 from engine.sim.console import Console
 from engine.sim.contact_batch import stored_feedback
+from engine.sim.contact_columns import DefaultContactArrays
 from engine.sim.contacts import ContactHandler, ContactPoint
 from engine.sim.frame import (
     ContactSet,
@@ -266,7 +267,7 @@ class Simulation:
         """Default contacts made in the last step (`ContactPoint`s)."""
         return self._handler.contacts
 
-    def contact_arrays(self) -> tuple:
+    def contact_arrays(self) -> DefaultContactArrays:
         """The default contacts of the last step as arrays (`ContactHandler.contact_arrays`):
         pos (m, 3), normal (m, 3), depth (m,), force on Solid 1 (m, 3) or None,
         Solid records 1 and 2 (lists of m); the robust contacts under the robust model."""
