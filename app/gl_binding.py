@@ -19,6 +19,13 @@ collects errors once per frame instead.
 
 The hook is read when a GL function is bound, so this must run before
 ``OpenGL.GL`` is first imported; `app.viewport` calls it on import.
+
+The draw calls are the exception (`DrawCalls`, `draw_calls`): with a software
+GL driver they shade every vertex and set up every triangle in the calling
+thread, up to a millisecond a call with 1000 bodies. Holding the GIL that
+long stalled the engine's Python; since the GUI thread takes the GIL back
+within ``sys.getswitchinterval()`` (0.1 ms while the app runs,
+`app.runner_qt.GUI_SWITCH_INTERVAL_S`), they release it like any C call.
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ import ctypes
 import logging
 import sys
 from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 log = logging.getLogger(__name__)
 
@@ -86,3 +95,30 @@ def gl_error_checks(enabled: bool) -> Iterator[None]:
         yield
     finally:
         checker._currentChecker = previous
+
+
+class DrawCalls(NamedTuple):
+    """GL draw entry points called without the GIL (module docstring), with
+    ctypes arguments: ``draw_elements_instanced(mode, count, type, indices
+    (byte offset into the bound element buffer), instances)`` and
+    ``draw_arrays(mode, first, count)``. No PyOpenGL error check follows them
+    (the viewport collects errors once per frame)."""
+
+    draw_elements_instanced: Any
+    draw_arrays: Any
+
+
+@lru_cache(maxsize=1)
+def draw_calls() -> DrawCalls:
+    """The `DrawCalls` of the GL library PyOpenGL loaded (bound once)."""
+    from OpenGL import platform
+
+    library = platform.PLATFORM.GL  # a ctypes.CDLL: its functions release the GIL
+    enum, size = ctypes.c_uint, ctypes.c_int
+    elements = library.glDrawElementsInstanced
+    elements.argtypes = (enum, size, enum, ctypes.c_void_p, size)
+    elements.restype = None
+    arrays = library.glDrawArrays
+    arrays.argtypes = (enum, ctypes.c_int, size)
+    arrays.restype = None
+    return DrawCalls(elements, arrays)

@@ -7,7 +7,8 @@ runs. The GUI talks to it only through:
   ``reset()``, ``reload_world()``, ``reload_plugin()``, ``call(fn)``,
   ``edit_field(...)``, ``stop()``), queued and drained between steps;
 - ``latest_frame()``: the newest immutable `Frame`, published by swapping one
-  reference after each step (at most every ``FRAME_PERIOD`` s in fast mode);
+  reference after each step (in fast mode only once the last one was read,
+  and at most every ``FRAME_PERIOD`` s: a frame nobody reads is not built);
 - ``draw(pass_, view)``: the plugin's draw callback under the step lock;
 - listeners (console lines, plugin errors, mode changes), called in the
   engine thread (`app.runner_qt.RunnerBridge` marshals them to the GUI).
@@ -119,6 +120,7 @@ class EngineRunner:
         self._speed_samples: collections.deque = collections.deque()
         self._anchor = (time.perf_counter(), self.sim.time_ms)
         self._last_publish = 0.0
+        self._frame_read = True  # the published frame was read: build the next one
         self._kernels_ready = False  # set once no background kernel warm-up runs
         self._said_waiting = False
         self._frame = self._make_frame()
@@ -148,7 +150,11 @@ class EngineRunner:
         return self._thread
 
     def latest_frame(self) -> Frame:
-        """The newest published `Frame` (one reference read; any thread)."""
+        """The newest published `Frame` (one reference read; any thread). Reading
+        it asks for the next one: in fast mode the engine builds a frame after a
+        step only when the last was read (about 1.3 ms of the engine thread's
+        time with 1000 bodies and 2500 contacts)."""
+        self._frame_read = True
         return self._frame
 
     def run_realtime(self) -> None:
@@ -555,9 +561,10 @@ class EngineRunner:
 
     def _publish(self, force: bool = False) -> None:
         now = time.perf_counter()
-        if not force and now - self._last_publish < FRAME_PERIOD:
+        if not force and (not self._frame_read or now - self._last_publish < FRAME_PERIOD):
             return
         self._last_publish = now
+        self._frame_read = False
         self._frame = self._make_frame()  # the one-reference swap
 
     # ------------------------------------------------------------ listeners

@@ -201,19 +201,26 @@ def wait(app, seconds: float) -> None:
     loop.exec()
 
 
+def steps_now(runner) -> int:
+    """The engine's step count now, asked between two of its steps (a published
+    frame may be older: the engine builds one only when the last was read)."""
+    return runner.call(lambda sim: sim.steps).result(timeout=10.0)
+
+
 def headless_rate(path: Path, warmup: float, seconds: float) -> tuple[float, dict[str, float]]:
     """Engine steps per wall second of ``path`` in an `EngineRunner` without a window
-    (run_fast; steps from the published frames), and the CPU by thread meanwhile
-    (`cpu_shares`: what the machine's other load left the engine)."""
+    (run_fast; nothing reads its frames, so it builds none: `steps_now`), and the
+    CPU by thread meanwhile (`cpu_shares`: what the machine's other load left the
+    engine)."""
     from app.runner import EngineRunner
 
     with EngineRunner(str(path)) as runner:
         runner.run_fast()
         time.sleep(warmup)
-        s0, t0 = runner.latest_frame().steps, time.perf_counter()
+        s0, t0 = steps_now(runner), time.perf_counter()
         cpu0 = thread_cpu_ticks()
         time.sleep(seconds)
-        s1, t1 = runner.latest_frame().steps, time.perf_counter()
+        s1, t1 = steps_now(runner), time.perf_counter()
         cpu = cpu_shares(cpu0, thread_cpu_ticks(), t1 - t0)
     return (s1 - s0) / (t1 - t0), cpu
 
@@ -319,14 +326,14 @@ def gui_run(app, path: Path, settings: Path, warmup: float, seconds: float,
     counts.update(swapped=0, delivered=0)
     ticks.clear()
     prof = cProfile.Profile() if profile else None
-    s0, t0 = window.runner.latest_frame().steps, time.perf_counter()
+    s0, t0 = steps_now(window.runner), time.perf_counter()
     cpu0 = thread_cpu_ticks()
     if prof:
         prof.enable()
     wait(app, seconds)
     if prof:
         prof.disable()
-    s1, t1 = window.runner.latest_frame().steps, time.perf_counter()
+    s1, t1 = steps_now(window.runner), time.perf_counter()
     cpu = cpu_shares(cpu0, thread_cpu_ticks(), t1 - t0)
     window.pause()
     wall = t1 - t0

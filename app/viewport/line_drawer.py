@@ -7,6 +7,7 @@ import ctypes
 import numpy as np
 from OpenGL import GL
 
+from app.gl_binding import draw_calls
 from app.viewport.shaders import LINE_FRAG, LINE_VERT, compile_program
 from app.viewport.transforms import gl_matrix
 
@@ -70,7 +71,7 @@ class LineDrawer:
         else:
             GL.glDisable(GL.GL_DEPTH_TEST)
         GL.glBindVertexArray(batch.vao)
-        GL.glDrawArrays(GL.GL_LINES, 0, len(batch.data))
+        draw_calls().draw_arrays(GL.GL_LINES, 0, len(batch.data))
         GL.glBindVertexArray(0)
         GL.glEnable(GL.GL_DEPTH_TEST)
         GL.glLineWidth(1.0)

@@ -48,6 +48,7 @@ from typing import NamedTuple
 import numpy as np
 from OpenGL import GL
 
+from app.gl_binding import draw_calls
 from app.viewport.culling import frustum_planes, spheres_visible
 from app.viewport.geometry_meshes import CLOSED_MESH_KINDS
 from app.viewport.lod import (
@@ -255,8 +256,8 @@ class LevelBuffers:
                 self.dirty = False
             if first != self._first_bound:
                 self._point_instances_at(first)
-        GL.glDrawElementsInstanced(primitive, len(self.index), GL.GL_UNSIGNED_INT, None,
-                                   stop - first)
+        draw_calls().draw_elements_instanced(primitive, len(self.index), GL.GL_UNSIGNED_INT,
+                                             None, stop - first)
         GL.glBindVertexArray(0)
 
     def release(self) -> None:

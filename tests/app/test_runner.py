@@ -277,6 +277,22 @@ def test_frames_are_immutable_and_newest_first(runner) -> None:
     assert latest.time_ms == runner.call(lambda sim: sim.time_ms).result(TIMEOUT)
 
 
+def test_fast_mode_builds_a_frame_only_once_the_last_was_read(runner, monkeypatch) -> None:
+    built = []
+    make = runner._make_frame
+    monkeypatch.setattr(runner, "_make_frame", lambda: built.append(1) or make())
+    runner.run_fast()
+    assert wait_for(lambda: runner.latest_frame().steps > 5)
+    before = runner.latest_frame().steps  # read: one more frame comes after a step
+    time.sleep(0.05)
+    count = len(built)
+    time.sleep(0.2)  # the engine steps on; nobody reads
+    assert len(built) == count
+    seen = runner.latest_frame()
+    assert wait_for(lambda: runner.latest_frame() is not seen)  # read: built again
+    assert runner.latest_frame().steps > before + 10  # it stepped all along
+
+
 def test_contacts_carry_positions_and_forces(runner) -> None:
     runner.run_fast()
     assert wait_for(lambda: runner.latest_frame().time_ms > 1500)
