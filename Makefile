@@ -40,12 +40,16 @@ $(BYTECODE): $(PACKAGES) $(PY_SOURCES)
 # progress), so the first world run or test does not wait for numba.
 $(STAMP): $(PACKAGES)
 	$(PY) -m engine.warmup
+	$(PY) -m app.warmup
 	touch $(STAMP)
 
 # On a fresh install the app opens at once while the kernels compile in the background
 # (progress in $(WARMUP_LOG)); Run starts stepping when they are ready (decision 0026).
+# The viewport's two kernels (app/warmup.py, a few seconds) are compiled first, so the
+# first paint does not wait for them.
 run: system-deps $(PACKAGES) $(BYTECODE)
 	@if [ ! -f $(STAMP) ]; then \
+	  $(PY) -m app.warmup; \
 	  echo "Compiling the physics engine's kernels in the background (a few minutes; progress in $(WARMUP_LOG))."; \
 	  setsid sh -c '$(PY) -m engine.warmup > $(WARMUP_LOG) 2>&1 && touch $(STAMP)' < /dev/null > /dev/null 2>&1 & \
 	fi

@@ -1,4 +1,4 @@
-"""View-frustum culling of bounding spheres (numpy, no GL).
+"""View-frustum planes for culling bounding spheres (numpy, no GL).
 
 The six frustum planes come straight from the view-projection matrix M
 (Gribb & Hartmann): a world point p (homogeneous q = (p, 1)) is inside the
@@ -6,16 +6,18 @@ clip volume when -w <= x, y, z <= w with (x, y, z, w) = M q, i.e. when
 ``(M[3] +- M[i]) . q >= 0`` for i = 0, 1, 2. Each of those six rows is a
 plane n . p + d >= 0; divided by |n| it gives signed distances in metres.
 A sphere is outside when it lies entirely on the negative side of one
-plane (distance < -radius). That test never drops a visible sphere (a
-sphere near a frustum corner may be kept although outside: conservative).
+plane (distance < -radius, less a small slack). That test never drops a
+visible sphere (a sphere near a frustum corner may be kept although
+outside: conservative); `app.viewport.instance_kernels.bucket_instances`
+runs it for each instance of a group.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-# relative and absolute slack on the radius against float32 / rounding differences with GL
-_SLACK_REL, _SLACK_ABS = 1e-3, 1e-6
+#: Relative and absolute slack on the radius against float32 / rounding differences with GL.
+SLACK_REL, SLACK_ABS = 1e-3, 1e-6
 
 
 def frustum_planes(viewproj: np.ndarray) -> np.ndarray:
@@ -26,10 +28,3 @@ def frustum_planes(viewproj: np.ndarray) -> np.ndarray:
                        M[3] + M[2], M[3] - M[2]])
     norms = np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
     return planes / np.maximum(norms, 1e-300)
-
-
-def spheres_visible(centres: np.ndarray, radii: np.ndarray, planes: np.ndarray) -> np.ndarray:
-    """(n,) bool: the sphere (``centres`` (n, 3), ``radii`` (n,), metres) may be seen."""
-    dist = np.asarray(centres, np.float64) @ planes[:, :3].T + planes[:, 3]  # (n, 6)
-    reach = np.asarray(radii, np.float64) * (1.0 + _SLACK_REL) + _SLACK_ABS
-    return np.all(dist >= -reach[:, None], axis=1)

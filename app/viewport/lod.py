@@ -3,8 +3,9 @@
 A `LodLevels` is a list of tessellations of one mesh kind, coarse to fine,
 with the projected radius (in pixels) up to which each level is good
 enough. Spheres, Cylinders and Capsules get several levels; every other
-mesh kind a single one. Per frame, `projected_radius_px` estimates how big
-each instance looks and `choose_levels` picks its level.
+mesh kind a single one. Per frame, `app.viewport.instance_kernels`
+estimates how big each instance looks (the projected radius of its
+bounding sphere) and picks the first level good enough for it.
 
 Thresholds: a level whose silhouette lies at most ``gap`` (a fraction of the
 bounding radius) inside the true surface is used while
@@ -107,66 +108,11 @@ def shear_stretch(local: np.ndarray) -> np.ndarray:
 
     1 for rotation-times-axis-scales matrices; larger when a Transform's
     non-uniform scale shears a rotated child. Multiplying the column-norm
-    bound of `instance_spheres` by it keeps that bound conservative.
+    bound of the bounding spheres (`app.viewport.instance_kernels.fill_instance_rows`)
+    by it keeps that bound conservative.
     """
     A = np.asarray(local, np.float64)[:, :3, :3]
     if len(A) == 0:
         return np.ones(0)
     col = np.sqrt(np.max(np.sum(A * A, axis=1), axis=1))
     return np.linalg.norm(A, 2, axis=(1, 2)) / np.maximum(col, 1e-300)
-
-
-def instance_spheres(blocks: np.ndarray, translations: np.ndarray, centre: np.ndarray,
-                     radius: float, stretch: np.ndarray | None = None
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """World bounding spheres of instances: ``(centres (n, 3), radii (n,))`` in metres.
-
-    The instances' local -> world transforms are given as their (n, 3, 3)
-    ``blocks`` and (n, 3) ``translations``. The mesh's sphere (``centre``
-    (3,), ``radius``) maps to centre ``A c + t``; the block A stretches any
-    vector by at most its largest singular value, which for A = R S (rotation
-    times axis scales) is the largest column norm |A e_i| = |s_i|. That norm
-    times ``stretch`` (n,) (see `shear_stretch` of the static part; 1 if None)
-    scales the radius.
-    """
-    centres = translations
-    if np.any(centre):
-        centres = translations + np.einsum("nij,j->ni", blocks, centre)
-    scale = np.sqrt(np.max(np.einsum("nij,nij->nj", blocks, blocks), axis=1))
-    if stretch is not None:
-        scale = scale * stretch
-    return centres, radius * scale
-
-
-def projected_radius_px(centres: np.ndarray, radii: np.ndarray, viewproj: np.ndarray,
-                        height_px: int) -> np.ndarray:
-    """(n,) radius in pixels of the screen disc of each bounding sphere (inf if it holds the eye).
-
-    ``centres`` (n, 3) and ``radii`` (n,) in metres, ``viewproj`` (4, 4)
-    world -> clip, ``height_px`` the viewport height. Maths: the clip w of the
-    centre is its depth d along the view axis (perspective; row 3 of the
-    projection is -z_eye) or 1 (orthographic, row 3 = (0, 0, 0, 1)). Row 1 of
-    P V is f * (camera up row) with f = cot(fovy / 2) (perspective) or
-    2 / (top - bottom) (orthographic), so f is the norm of its first three
-    entries and a world length l at depth d spans ``l * f / d`` NDC units,
-    i.e. ``l * f / d * height_px / 2`` pixels. A sphere of radius r at depth d
-    seen from the eye subtends a cone with sin(a) = r / d, whose trace on the
-    image plane has radius f tan(a) = f r / sqrt(d^2 - r^2) (the exact
-    on-axis value, slightly larger than r f / d close up, never smaller).
-    """
-    c = np.asarray(centres, np.float64)
-    r = np.asarray(radii, np.float64)
-    vp = np.asarray(viewproj, np.float64)
-    focal_px = np.linalg.norm(vp[1, :3]) * height_px / 2.0
-    if np.linalg.norm(vp[3, :3]) < 1e-12:  # orthographic: no perspective division by depth
-        return r * focal_px / max(abs(vp[3, 3]), 1e-12)
-    depth = c @ vp[3, :3] + vp[3, 3]
-    d2 = depth * depth - r * r
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = r * focal_px / np.sqrt(d2)
-    return np.where((depth > r) & (d2 > 0), out, np.inf)
-
-
-def choose_levels(radius_px: np.ndarray, max_radius_px: np.ndarray) -> np.ndarray:
-    """(n,) level index of each instance: the first k with radius_px <= max_radius_px[k]."""
-    return np.searchsorted(max_radius_px, radius_px, side="left")

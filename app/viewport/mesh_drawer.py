@@ -49,15 +49,13 @@ import numpy as np
 from OpenGL import GL
 
 from app.gl_binding import draw_calls
-from app.viewport.culling import frustum_planes, spheres_visible
+from app.viewport.culling import frustum_planes
 from app.viewport.geometry_meshes import CLOSED_MESH_KINDS
+from app.viewport.instance_kernels import bucket_instances, fill_instance_rows
 from app.viewport.lod import (
     LodLevels,
-    choose_levels,
     curved_levels,
-    instance_spheres,
     levels_for,
-    projected_radius_px,
     shear_stretch,
 )
 from app.viewport.meshes import MeshData
@@ -308,85 +306,59 @@ class InstanceGroup:
         self.pick = pick              # (n,)
         self.stretch = shear_stretch(local)  # (n,) >= 1, see lod.shear_stretch
         n = len(solid)
-        # a Shape's own frame is usually its size along the axes: then the model's 3x3
-        # block is the Solid's with its columns scaled (one product instead of a matmul)
-        block = np.asarray(local, np.float64).reshape(-1, 4, 4)[:, :3, :3]
-        self._axis_scales = (np.ascontiguousarray(np.diagonal(block, axis1=1, axis2=2))
-                             if np.all(block == block * np.eye(3)) else None)
-        self._offsets = (None if not np.any(local[:, :3, 3])
-                         else np.ascontiguousarray(local[:, :3, 3], np.float64))
-        # rows model (16, column-major) | rgba | pick id; the constant parts written once
+        self._local = np.ascontiguousarray(local, np.float64)
+        self._max_radius_px = np.ascontiguousarray(levels.max_radius_px, np.float64)
+        # rows model (16, column-major) | rgba | pick id; colours and ids written here
         self.instances = np.zeros((n, 21), np.float32)
-        self.instances[:, 15] = 1.0
         self.instances[:, 16:20] = colors
         self.instances[:, 20] = pick
-        # views of the rows: row 4 j + i holds model[i, j]
-        self._row_blocks = self.instances[:, :12].reshape(n, 3, 4)[:, :, :3]  # [n, j, i]
-        self._row_translations = self.instances[:, 12:15]
         self._colors_replaced = False
         self.centres = np.zeros((n, 3))   # world bounding spheres (m)
         self.radii = np.zeros(n)
+        # the visible rows sorted into buckets (see `bucket`), and where each starts
+        self._sorted = np.zeros((n, 21), np.float32)
+        self._bounds = np.zeros(2 * len(self.levels) + 2, np.int64)
         self.version = 0
         self._bucketed: tuple | None = None
 
     def update(self, solid_world: np.ndarray, colors: np.ndarray | None = None) -> None:
-        """Recompute the instance rows from the Solids' world transforms (S + 1, 4, 4)."""
-        world = solid_world[self.solid]
-        rotations = world[:, :3, :3]
-        # model = world @ local for affine transforms: the 3x3 blocks multiply, the
-        # local offset turns with the Solid
-        if self._axis_scales is not None:
-            blocks = rotations * self._axis_scales[:, None, :]
-        else:
-            blocks = rotations @ self.local[:, :3, :3]
-        translations = world[:, :3, 3]
-        if self._offsets is not None:
-            translations = translations + np.einsum("nij,nj->ni", rotations, self._offsets)
-        self._row_blocks[:] = blocks.transpose(0, 2, 1)
-        self._row_translations[:] = translations
+        """Recompute the instance rows from the Solids' world transforms (S + 1, 4, 4)
+        (`instance_kernels.fill_instance_rows`); ``colors`` (n, 4) replace the
+        instances' own until an update without them."""
+        fill_instance_rows(np.ascontiguousarray(solid_world, np.float64), self.solid,
+                           self._local, self.lod.centre, self.lod.radius, self.stretch,
+                           self.instances, self.centres, self.radii)
         if colors is not None or self._colors_replaced:
             self.instances[:, 16:20] = self.colors if colors is None else colors
             self._colors_replaced = colors is not None
-        self.centres, self.radii = instance_spheres(blocks, translations, self.lod.centre,
-                                                    self.lod.radius, self.stretch)
         self.version += 1
 
     def bucket(self, viewproj: np.ndarray, height_px: int,
                planes: np.ndarray | None = None) -> list[int]:
         """Cull and sort the instances into their levels (and, in a back-face culled
-        group, per-vertex shaded first); returns the count per level.
+        group, per-vertex shaded first, near to far within each part;
+        `instance_kernels.bucket_instances`); returns the count per level.
 
         ``planes``: `culling.frustum_planes` of ``viewproj`` when the caller has them.
         Recomputed only when the rows, the camera or the viewport height changed.
         """
-        key = (self.version, np.asarray(viewproj, np.float64).tobytes(), int(height_px))
+        viewproj = np.ascontiguousarray(viewproj, np.float64)
+        key = (self.version, viewproj.tobytes(), int(height_px))
         if key != self._bucketed:
             self._bucketed = key
             if planes is None:
                 planes = frustum_planes(viewproj)
-            visible = np.flatnonzero(spheres_visible(self.centres, self.radii, planes))
-            centres, radii = self.centres[visible], self.radii[visible]
-            depths = view_depths(centres, viewproj)
-            if len(self.levels) == 1 and not self.cull_back:
-                self.levels[0].set_rows(self.instances[visible[np.argsort(depths,
-                                                                          kind="stable")]])
-                return [len(self.levels[0].rows)]
-            px = projected_radius_px(centres, radii, viewproj, height_px)
-            level = choose_levels(px, self.lod.max_radius_px)
-            per_fragment = (px > VERTEX_LIT_MAX_PX) | (not self.cull_back)
-            # slot 0: impostors; 2k + 1: level k shaded per vertex, 2k + 2: per
-            # fragment; sorted by slot, then near to far (lexsort is stable)
-            slot = 2 * level + per_fragment + 1
-            if self.impostors is not None and np.any(viewproj[3, :3]):  # perspective
-                slot[(px <= IMPOSTOR_MAX_PX) & self.round[visible]] = 0
-            order = np.lexsort((depths, slot))
-            rows = self.instances[visible[order]]
-            bounds = np.searchsorted(slot[order], np.arange(2 * len(self.levels) + 2))
+            bucket_instances(self.instances, self.centres, self.radii, self.round, planes,
+                             viewproj, float(height_px), self._max_radius_px, self.cull_back,
+                             self.impostors is not None, VERTEX_LIT_MAX_PX, IMPOSTOR_MAX_PX,
+                             self._sorted, self._bounds)
+            first = self._bounds  # slot 0: impostors; 2k + 1, 2k + 2: level k per vertex,
+            rows = self._sorted   # per fragment
             if self.impostors is not None:
-                self.impostors.set_rows(rows[:bounds[1]])
+                self.impostors.set_rows(rows[:first[1]])
             for k, lv in enumerate(self.levels):
-                lv.set_rows(rows[bounds[2 * k + 1]:bounds[2 * k + 3]],
-                            vertex_lit=bounds[2 * k + 2] - bounds[2 * k + 1])
+                lv.set_rows(rows[first[2 * k + 1]:first[2 * k + 3]],
+                            vertex_lit=first[2 * k + 2] - first[2 * k + 1])
         return [len(lv.rows) for lv in self.levels]
 
     def draw(self, primitive: int, viewproj: np.ndarray, height_px: int,
@@ -409,13 +381,6 @@ class InstanceGroup:
         """Delete the GL buffers (GL current)."""
         for lv in self.levels + ([self.impostors] if self.impostors is not None else []):
             lv.release()
-
-
-def view_depths(centres: np.ndarray, viewproj: np.ndarray) -> np.ndarray:
-    """Clip-space w of points ``centres`` (n, 3) (m): their distance in front of the
-    camera along its axis for a perspective ``viewproj`` (4, 4) (a constant for an
-    orthographic one, where the order then stays the given one)."""
-    return centres @ viewproj[3, :3] + viewproj[3, 3]
 
 
 def uniformly_scaled(local: np.ndarray) -> np.ndarray:

@@ -7,15 +7,8 @@ import pytest
 
 from app.viewport import ViewportWidget, meshes
 from app.viewport.camera import OrbitCamera
-from app.viewport.culling import frustum_planes, spheres_visible
-from app.viewport.lod import (
-    choose_levels,
-    curved_levels,
-    instance_spheres,
-    levels_for,
-    projected_radius_px,
-    shear_stretch,
-)
+from app.viewport.culling import frustum_planes
+from app.viewport.lod import curved_levels, levels_for, shear_stretch
 from app.viewport.transforms import pose_matrix
 from tests.app.test_viewport_helpers import (
     at,
@@ -27,6 +20,12 @@ from tests.app.test_viewport_helpers import (
     pose,
     sphere_solid,
     world,
+)
+from tests.app.viewport_reference import (
+    choose_levels,
+    instance_spheres,
+    projected_radius_px,
+    spheres_visible,
 )
 
 SPHERE = curved_levels(("sphere",))

@@ -8,7 +8,7 @@ import pytest
 
 from app.viewport import ViewportWidget, mesh_drawer
 from app.viewport.camera import OrbitCamera
-from app.viewport.mesh_drawer import uniformly_scaled, view_depths
+from app.viewport.mesh_drawer import uniformly_scaled
 from app.viewport.shaders import Shading
 from app.viewport.transforms import pose_matrix
 from tests.app.test_viewport_helpers import (
@@ -19,6 +19,7 @@ from tests.app.test_viewport_helpers import (
     sphere_solid,
     world,
 )
+from tests.app.viewport_reference import view_depths
 
 
 @pytest.fixture
