@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+import engine  # noqa: F401  (numba's CPU target, engine/__init__.py: the app compiles for it too)
 from app.viewport.instance_kernels import warm_up
 
 

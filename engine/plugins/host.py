@@ -374,11 +374,16 @@ class PluginHost:
             return 0
         return verdict
 
+    @property
+    def draws(self) -> bool:
+        """Whether the running plugin has a ``webots_physics_draw`` (what `draw` calls)."""
+        return self.running and self.plugin.has("webots_physics_draw")
+
     def draw(self, pass_: int, view: str | None = None, timeout: float = 0.1) -> bool:
         """Run ``webots_physics_draw(pass_, view)`` while no step is in progress
         (GUI thread, GL context current). False when there is nothing to draw or
         the step lock was not free within ``timeout`` seconds."""
-        if not self.running or not self.plugin.has("webots_physics_draw"):
+        if not self.draws:
             return False
         with self.locked(timeout) as acquired:
             if not acquired or not self.running:

@@ -489,31 +489,58 @@ def test_engine_thread_runs_at_a_low_cpu_priority(runner) -> None:
         os.PRIO_PROCESS, 0)
 
 
-def test_gui_first_holds_new_steps_back_while_the_gui_paints(runner, monkeypatch) -> None:
+def drawing_runner(tmp_path) -> EngineRunner:
+    """A runner of the probe world whose plugin also has a draw callback."""
+    plugin = PLUGIN.format(version=1, fail_at=1e18) + (
+        "\n\ndef webots_physics_draw(pass_, view):\n    pass\n")
+    return EngineRunner(str(make_project(tmp_path, plugin=plugin)))
+
+
+def test_gui_first_holds_new_steps_back_while_the_gui_paints(tmp_path) -> None:
     import app.runner as runner_module
 
-    runner.run_fast()
-    assert wait_for(lambda: runner.latest_frame().steps > 20)  # warm, stepping flat out
-    with runner.gui_first():
-        held = sync(runner).steps  # commands still run (and publish) while held back
+    runner = drawing_runner(tmp_path)
+    try:
+        runner.run_fast()
+        assert wait_for(lambda: runner.latest_frame().steps > 20)  # warm, stepping flat out
+        assert runner.host.draws
+        with runner.gui_first():
+            held = sync(runner).steps  # commands still run (and publish) while held back
+            time.sleep(0.4)
+            during = sync(runner).steps - held
+        # the engine waits up to GUI_FIRST_WAIT per step for the frame: a few steps at most
+        assert during <= 0.4 / runner_module.GUI_FIRST_WAIT + 2, during
+        resumed = sync(runner).steps
         time.sleep(0.4)
+        after = sync(runner).steps - resumed
+        assert after > 4 * max(during, 5), (during, after)
+    finally:
+        runner.stop()
+
+
+def test_gui_first_holds_nothing_back_without_a_plugin_draw_callback(runner) -> None:
+    runner.run_fast()
+    assert wait_for(lambda: runner.latest_frame().steps > 20)
+    assert not runner.host.draws
+    with runner.gui_first():
+        held = sync(runner).steps
+        time.sleep(0.2)
         during = sync(runner).steps - held
-    # the engine waits up to GUI_FIRST_WAIT per step for the frame: a few steps at most
-    assert during <= 0.4 / runner_module.GUI_FIRST_WAIT + 2, during
-    resumed = sync(runner).steps
-    time.sleep(0.4)
-    after = sync(runner).steps - resumed
-    assert after > 4 * max(during, 5), (during, after)
+    assert during > 20, during
 
 
-def test_gui_first_does_not_stop_an_engine_whose_gui_hangs(runner, monkeypatch) -> None:
+def test_gui_first_does_not_stop_an_engine_whose_gui_hangs(tmp_path, monkeypatch) -> None:
     import app.runner as runner_module
 
     monkeypatch.setattr(runner_module, "GUI_FIRST_WAIT", 0.01)
-    runner.run_fast()
-    with runner.gui_first():  # a GUI that never finishes its frame
-        start = runner.latest_frame().steps
-        assert wait_for(lambda: runner.latest_frame().steps >= start + 10, timeout=30.0)
+    runner = drawing_runner(tmp_path)
+    try:
+        runner.run_fast()
+        with runner.gui_first():  # a GUI that never finishes its frame
+            start = sync(runner).steps
+            assert wait_for(lambda: sync(runner).steps >= start + 10, timeout=30.0)
+    finally:
+        runner.stop()
 
 
 def test_run_waits_for_a_kernel_warm_up_running_in_the_background(tmp_path, monkeypatch):
