@@ -22,7 +22,8 @@ def test_settle_collects_the_garbage_then_freezes_what_is_alive():
     try:
         frozen = settle_loaded_world()
         assert garbage_ref() is None  # collected before the freeze
-        assert frozen == gc.get_freeze_count() > 0
+        # frozen objects that die leave the count (another thread may free some)
+        assert frozen > 0 and 0 < gc.get_freeze_count() <= frozen
         kept_ref = weakref.ref(kept)
         del kept
         gc.collect()
