@@ -10,11 +10,11 @@ each small operation paying numpy's call overhead and many of them giving
 the GIL away and waiting to take it back from the engine thread. These two
 kernels do it in one pass each, without the GIL (about 0.1 ms).
 
-The maths is the one the numpy helpers document and the tests check the
-kernels against: `lod.instance_spheres` (bounding spheres),
-`culling.spheres_visible` (frustum test with its slack),
-`lod.projected_radius_px` and `lod.choose_levels` (level of detail), and
-`mesh_drawer.view_depths` (near to far).
+The maths is stated in numpy in tests/app/viewport_reference.py, which the
+tests check the kernels against: `instance_spheres` (bounding spheres),
+`spheres_visible` (frustum test with culling.py's slack),
+`projected_radius_px` and `choose_levels` (level of detail), and
+`view_depths` (near to far).
 
 numba compiles them once per machine into its cache (``NUMBA_CACHE_DIR``);
 the installation's warm-up does it (``python -m app.viewport.instance_kernels``,
@@ -47,7 +47,7 @@ def fill_instance_rows(solid_world: np.ndarray, solid: np.ndarray, local: np.nda
     (n, 21) float32 (colours and pick ids stay), the sphere's world centre
     ``A c + t`` into ``centres`` (n, 3) [m] and its radius, scaled by the
     largest column norm of the 3x3 block A times ``stretch``, into ``radii``
-    (n,) [m] (`lod.instance_spheres`).
+    (n,) [m] (`instance_spheres` of tests/app/viewport_reference.py).
     """
     model = np.empty((4, 4))
     for k in range(solid.shape[0]):
@@ -110,7 +110,7 @@ def bucket_instances(rows: np.ndarray, centres: np.ndarray, radii: np.ndarray,
             depths[count] = (centres[k, 0] * viewproj[3, 0] + centres[k, 1] * viewproj[3, 1]
                              + centres[k, 2] * viewproj[3, 2] + viewproj[3, 3])
             count += 1
-    # projected radius as lod.projected_radius_px: f = |row 1 of P V| (cot(fovy / 2) or
+    # projected radius as the reference's projected_radius_px: f = |row 1 of P V| (cot(fovy / 2) or
     # 2 / (top - bottom)), r f / sqrt(d^2 - r^2) pixels at depth d (inf when the sphere
     # holds the eye), r f / |w| in an orthographic view (row 3 = (0, 0, 0, w))
     focal_px = np.sqrt(viewproj[1, 0] ** 2 + viewproj[1, 1] ** 2
@@ -131,7 +131,7 @@ def bucket_instances(rows: np.ndarray, centres: np.ndarray, radii: np.ndarray,
         if impostors and has_eye and round_[k] and px <= impostor_max_px:
             slots[q] = 0
             continue
-        level = 0  # the first level whose largest radius holds px (lod.choose_levels)
+        level = 0  # the first level whose largest radius holds px (choose_levels)
         while level < max_radius_px.shape[0] and max_radius_px[level] < px:
             level += 1
         per_fragment = px > vertex_lit_max_px or not cull_back

@@ -301,13 +301,11 @@ class InstanceGroup:
         self.two_sided_vertex_lit = two_sided_vertex_lit  # lit per vertex at any size
         self.round = uniformly_scaled(local)  # (n,) bool
         self.solid = solid            # (n,) int Solid index, -1 = world
-        self.local = local            # (n, 4, 4)
+        self.local = np.ascontiguousarray(local, np.float64)  # (n, 4, 4)
         self.colors = colors          # (n, 4)
         self.pick = pick              # (n,)
         self.stretch = shear_stretch(local)  # (n,) >= 1, see lod.shear_stretch
         n = len(solid)
-        self._local = np.ascontiguousarray(local, np.float64)
-        self._max_radius_px = np.ascontiguousarray(levels.max_radius_px, np.float64)
         # rows model (16, column-major) | rgba | pick id; colours and ids written here
         self.instances = np.zeros((n, 21), np.float32)
         self.instances[:, 16:20] = colors
@@ -326,7 +324,7 @@ class InstanceGroup:
         (`instance_kernels.fill_instance_rows`); ``colors`` (n, 4) replace the
         instances' own until an update without them."""
         fill_instance_rows(np.ascontiguousarray(solid_world, np.float64), self.solid,
-                           self._local, self.lod.centre, self.lod.radius, self.stretch,
+                           self.local, self.lod.centre, self.lod.radius, self.stretch,
                            self.instances, self.centres, self.radii)
         if colors is not None or self._colors_replaced:
             self.instances[:, 16:20] = self.colors if colors is None else colors
@@ -349,7 +347,7 @@ class InstanceGroup:
             if planes is None:
                 planes = frustum_planes(viewproj)
             bucket_instances(self.instances, self.centres, self.radii, self.round, planes,
-                             viewproj, float(height_px), self._max_radius_px, self.cull_back,
+                             viewproj, float(height_px), self.lod.max_radius_px, self.cull_back,
                              self.impostors is not None, VERTEX_LIT_MAX_PX, IMPOSTOR_MAX_PX,
                              self._sorted, self._bounds)
             first = self._bounds  # slot 0: impostors; 2k + 1, 2k + 2: level k per vertex,

@@ -126,7 +126,7 @@ class ViewportRenderer:
         self._parent = np.zeros(0, np.int64)
         self._solid_local = np.zeros((0, 4, 4))
         self._depth_groups: list[np.ndarray] = []
-        self._frame_dirty = self._world_dirty = True
+        self._shapes_dirty = self._world_dirty = True
         self._world = np.eye(4)[None]  # (S + 1, 4, 4) Solid world transforms of the frame
         self.initialized = False
 
@@ -176,13 +176,13 @@ class ViewportRenderer:
         self._shapes.set_items(sc.shapes, sc.meshes, picks)
         for drawer in (*self._overlay_drawers, self.boundary_layers):
             drawer.set_scene(sc, self._solid_index)
-        self._frame_dirty = self._world_dirty = True
+        self._shapes_dirty = self._world_dirty = True
         self._changed()
 
     def set_frame(self, frame: Frame) -> None:
         """Show a simulation frame (see module docstring); records trail points."""
         self.frame = frame
-        self._frame_dirty = self._world_dirty = True
+        self._shapes_dirty = self._world_dirty = True
         self.overlays.set_frame(frame)
 
     def set_plugin_draw(self, fn: Callable[[int], object] | None) -> None:
@@ -409,6 +409,6 @@ class ViewportRenderer:
         """The Solids' world transforms and the Shapes' instance rows for the current
         frame (the overlay drawers follow the frame themselves)."""
         self._update_world()
-        if self._frame_dirty:
+        if self._shapes_dirty:
             self._shapes.update(self._world)
-            self._frame_dirty = False
+            self._shapes_dirty = False
