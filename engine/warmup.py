@@ -5,8 +5,9 @@ its cache (``NUMBA_CACHE_DIR``). On a fresh machine the first world a user
 runs would wait minutes for those compilations. `make run` and `make test`
 install Odeon and then run this warm-up once (Makefile, the ``$(STAMP)``
 rule): it steps every bundled world (resources/worlds) with its plugin, with
-both steppers, so the kernels a world needs are compiled before the app
-opens, and prints its progress (worlds done, kernels compiled, time).
+both steppers, and builds a window's snapshot of it, so the kernels a world
+needs are compiled before the app opens, and prints its progress (worlds
+done, kernels compiled, time).
 
 On a machine with two CPUs or more the compilation runs in two processes
 at first: a helper process (``python -m engine.warmup --collisions``) runs
@@ -100,11 +101,13 @@ def _tallying() -> Iterator[_Tally]:
 
 
 def _step_world(path: Path, stepper: str) -> None:
-    """Build ``path`` with its plugin and run `STEPS` steps with ``stepper``."""
+    """Build ``path`` with its plugin, run `STEPS` steps with ``stepper`` and
+    build the snapshot a window draws (`Simulation.frame`: its pose kernels)."""
     with _loaded(str(path), stepper) as (sim, host):
         for _ in range(STEPS):
             if not host.step():
                 sim.resume()
+        sim.frame(mode="fast", running=True, speed=1.0)
 
 
 def warm_up(worlds: list[Path] | None = None,

@@ -8,12 +8,14 @@ moving). With a few thousand contacts, doing that per contact in Python took
 about 2 ms a frame in the engine thread (with the GIL held, so the GUI's
 paint waited too). The batched contacts know their Solids as indices into
 the model's Solid records, so a `RecordLookup` of per-record columns, made
-once per model, answers for all contacts with a few numpy gathers.
+once per model, answers for all contacts with a few numpy gathers; the
+node columns themselves are only gathered when someone reads them
+(`NodeColumn`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -79,29 +81,71 @@ def _reversed(rec1: Sequence[Any], rec2: Sequence[Any]) -> np.ndarray:
                     dtype=bool).reshape(-1)
 
 
-class SolidColumns(NamedTuple):
-    """Per contact: Solid `Node`s 1 and 2 (tuples, None for no Solid) and whether
-    ODE reversed its joint, ``reversed_joint`` (m,) bool (see `contact_set`)."""
+class NodeColumn(Sequence):
+    """One Solid `Node` (or None) per contact, read from a `RecordLookup`'s node
+    column on first use: ``nodes`` (n + 1,) object, ``rows`` (m,) int record
+    indices (-1 for none), then the ``extra`` nodes (a tuple). Gathering a few
+    thousand nodes into a tuple is most of a frame's contact cost, and most
+    frames are drawn without anyone asking a contact's Solids. Compares equal
+    to the tuple of its nodes (the arrays are never written after a step, so
+    a reader in another thread gathers the same nodes)."""
 
-    nodes1: tuple
-    nodes2: tuple
+    __slots__ = ("_nodes", "_rows", "_extra", "_gathered")
+
+    def __init__(self, nodes: np.ndarray, rows: np.ndarray, extra: tuple = ()) -> None:
+        self._nodes, self._rows, self._extra = nodes, rows, extra
+        self._gathered: tuple | None = None
+
+    def _items(self) -> tuple:
+        gathered = self._gathered
+        if gathered is None:
+            gathered = self._gathered = tuple(self._nodes[self._rows].tolist()) + self._extra
+        return gathered
+
+    def __len__(self) -> int:
+        return len(self._rows) + len(self._extra)
+
+    def __getitem__(self, i):
+        return self._items()[i]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._items())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, NodeColumn)):
+            return self._items() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, but not one
+
+    def __repr__(self) -> str:
+        return f"NodeColumn({self._items()!r})"
+
+
+class SolidColumns(NamedTuple):
+    """Per contact: Solid `Node`s 1 and 2 (sequences, None for no Solid; a
+    `NodeColumn` when gathered from a lookup) and whether ODE reversed its
+    joint, ``reversed_joint`` (m,) bool (see `contact_set`)."""
+
+    nodes1: Sequence[Any]
+    nodes2: Sequence[Any]
     reversed_joint: np.ndarray
 
 
 def solid_columns(default: DefaultContactArrays, extra1: Sequence[Any] = (),
                   extra2: Sequence[Any] = ()) -> SolidColumns:
     """The `SolidColumns` of the default contacts followed by contacts of records
-    ``extra1``/``extra2`` (a plugin's own contacts): gathered from the lookup
-    when the default contacts carry record indices, else record by record."""
+    ``extra1``/``extra2`` (a plugin's own contacts): the nodes read from the
+    lookup when first used if the default contacts carry record indices, else
+    gathered record by record now."""
     if default.lookup is None or default.record1 is None or default.record2 is None:
         rec1, rec2 = list(default.solid1) + list(extra1), list(default.solid2) + list(extra2)
         return SolidColumns(tuple([_node_of(r) for r in rec1]),
                             tuple([_node_of(r) for r in rec2]), _reversed(rec1, rec2))
     lookup, i1, i2 = default.lookup, default.record1, default.record2
-    nodes1, nodes2 = tuple(lookup.nodes[i1]), tuple(lookup.nodes[i2])
     flipped = lookup.static[i1] & lookup.moving[i2]
+    nodes1 = NodeColumn(lookup.nodes, i1, tuple(_node_of(r) for r in extra1))
+    nodes2 = NodeColumn(lookup.nodes, i2, tuple(_node_of(r) for r in extra2))
     if len(extra1):
-        nodes1 += tuple(_node_of(r) for r in extra1)
-        nodes2 += tuple(_node_of(r) for r in extra2)
         flipped = np.concatenate([flipped, _reversed(extra1, extra2)])
     return SolidColumns(nodes1, nodes2, flipped)

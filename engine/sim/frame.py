@@ -23,10 +23,10 @@ from typing import overload
 import numpy as np
 
 from engine import ode
+from engine.ode.kernels.carried_frames import carried_velocities, compose_carried
 from engine.sim.builder import Model, SolidRecord
 from engine.sim.contact_columns import DefaultContactArrays, solid_columns
 from engine.sim.contacts import ContactPoint
-from engine.sim.poses import solid_world_poses
 from engine.world import Node
 
 #: A world pose: position (3,) [m] and rotation (3, 3).
@@ -63,7 +63,8 @@ class ContactSet(Sequence[ContactInfo]):
     ``pos``, ``normal`` (m, 3), ``depth`` (m,) and ``force`` (m, 3) [N on
     ``solid1``] are read-only arrays (``force`` rows are NaN where no force is
     known, ``has_force`` (m,) bool says which); ``solid1``, ``solid2`` are
-    tuples of Solid `Node`s (or None) and ``plugin`` (m,) bool marks the
+    sequences of Solid `Node`s (or None): tuples, or `NodeColumn`s that gather
+    their nodes on first read; and ``plugin`` (m,) bool marks the
     contacts a plugin made. Items are built on first use (readers that need
     only arrays never build them).
     """
@@ -72,8 +73,8 @@ class ContactSet(Sequence[ContactInfo]):
                  "state", "cluster_size", "_items")
 
     def __init__(self, pos: np.ndarray, normal: np.ndarray, depth: np.ndarray,
-                 force: np.ndarray, has_force: np.ndarray, solid1: tuple[Node | None, ...],
-                 solid2: tuple[Node | None, ...], plugin: np.ndarray, *,
+                 force: np.ndarray, has_force: np.ndarray, solid1: Sequence[Node | None],
+                 solid2: Sequence[Node | None], plugin: np.ndarray, *,
                  state: np.ndarray | None = None,
                  cluster_size: np.ndarray | None = None) -> None:
         m = len(depth)
@@ -197,7 +198,8 @@ class SolidPoseTable:
 
     Static Solids keep one frozen pose for as long as their record's ``frame``
     object is the same; moving Solids are composed together from their bodies'
-    poses with `engine.sim.poses.solid_world_poses`. ``valid_for(model)``
+    rows in the body store by the kernels of `engine.ode.kernels.carried_frames`
+    (the same bits as `engine.sim.poses.solid_world_poses`). ``valid_for(model)``
     says whether the table still matches the model's records (identity checks).
     """
 
@@ -223,6 +225,7 @@ class SolidPoseTable:
         self.static = {i: (self.static_t[i], self.static_R[i]) for i in static}
         self.moving = [i for i, body in enumerate(self.bodies) if body is not None]
         self.moving_bodies = [self.bodies[i] for i in self.moving]
+        self.moving_rows = np.array(self.moving, dtype=np.intp)
         self.store_owner = self.moving_bodies[0].world if self.moving_bodies else None
         self.index = np.array([b.index for b in self.moving_bodies], dtype=np.intp)
         self.same_store = all(b.world is self.store_owner for b in self.moving_bodies)
@@ -246,11 +249,13 @@ class SolidPoseTable:
         t_all, R_all = self.static_t.copy(), self.static_R.copy()
         v_all = np.zeros_like(t_all)
         if self.moving:
-            body_R, body_pos, body_lvel, body_avel = self._body_states()
-            R, t = solid_world_poses(body_R, body_pos, self.off_R, self.off_t)
-            t_all[self.moving], R_all[self.moving] = t, R
-            # rigid body: v(p) = v_com + w x (p - com)
-            v_all[self.moving] = body_lvel + np.cross(body_avel, t - body_pos)
+            body_R, body_pos, body_lvel, body_avel, rows = self._body_states()
+            # one pass without the GIL: world poses, then the rigid-body point
+            # velocity v(p) = v_com + w x (p - com) of each Solid's origin
+            compose_carried(body_R, body_pos, rows, self.off_R, self.off_t, self.moving_rows,
+                            R_all, t_all)
+            carried_velocities(body_pos, body_lvel, body_avel, rows, t_all, self.moving_rows,
+                               v_all)
         for a in (t_all, R_all, v_all):
             a.setflags(write=False)
         return SolidPoses(self.nodes, self.labels, t_all, R_all, v_all)
@@ -261,19 +266,20 @@ class SolidPoseTable:
         in constant time: entries are looked up when read."""
         return PoseMapping(self, poses)
 
-    def _body_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """R (m, 3, 3), position (m, 3) [m], linear (m, 3) [m/s] and angular (m, 3)
-        [rad/s] velocity of the moving Solids' bodies (``self.moving`` order)."""
+    def _body_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The moving Solids' bodies: R (n, 3, 3), position (n, 3) [m], linear (n, 3)
+        [m/s] and angular (n, 3) [rad/s] velocity arrays, and each moving Solid's
+        row in them (m,) (``self.moving`` order). One ODE world: its body store's
+        own arrays (not copied); several: the rows gathered from their stores."""
         if self.same_store:
             store = self.store_owner.bodies
-            idx = self.index
-            return store.R[idx], store.pos[idx], store.lvel[idx], store.avel[idx]
-        # bodies of several ODE worlds: gathered one by one from their own stores
+            return store.R, store.pos, store.lvel, store.avel, self.index
         rows = [(b.world.bodies, b.index) for b in self.moving_bodies]
-        return (np.array([s.R[k] for s, k in rows], np.float64),
-                np.array([s.pos[k] for s, k in rows], np.float64),
-                np.array([s.lvel[k] for s, k in rows], np.float64),
-                np.array([s.avel[k] for s, k in rows], np.float64))
+        return (np.array([s.R[k] for s, k in rows], np.float64).reshape(-1, 3, 3),
+                np.array([s.pos[k] for s, k in rows], np.float64).reshape(-1, 3),
+                np.array([s.lvel[k] for s, k in rows], np.float64).reshape(-1, 3),
+                np.array([s.avel[k] for s, k in rows], np.float64).reshape(-1, 3),
+                np.arange(len(rows)))
 
     def record_of_body(self, body: object) -> SolidRecord | None:
         """The record owning ``body`` (None when none does)."""
@@ -345,7 +351,10 @@ def contact_set(default: DefaultContactArrays | tuple, plugin_points: Sequence[C
         all_state[:n_default] = state
     if cluster_size is not None:
         all_size[:n_default] = cluster_size
-    return ContactSet(pos, normal, depth, force, ~np.isnan(force).any(axis=1),
+    # a force is known when no component is NaN (three column tests: a third
+    # of the time of np.isnan(force).any(axis=1))
+    has_force = ~(np.isnan(force[:, 0]) | np.isnan(force[:, 1]) | np.isnan(force[:, 2]))
+    return ContactSet(pos, normal, depth, force, has_force,
                       solids.nodes1, solids.nodes2, plugin, state=all_state,
                       cluster_size=all_size)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.ode.kernels.carried_frames import compose_carried
 from engine.ode.kernels.detlinalg import dot, matmul, norm
 from engine.ode.kernels.detmath import atan2, atan2_array, sincos
 
@@ -122,12 +123,22 @@ def solid_world_poses(body_R: np.ndarray, body_pos: np.ndarray, offset_R: np.nda
     frame in its body's frame (`SolidRecord.body_offset`). Returns the Solids'
     world rotations ``R = body_R offset_R`` (m, 3, 3) and positions
     ``t = body_R offset_t + body_pos`` (m, 3) [m], with `detlinalg.matmul`'s fixed
-    summation order (the same bits as `Frame.compose`).
+    summation order (the same bits as `Frame.compose`), computed by the kernel
+    `engine.ode.kernels.carried_frames.compose_carried`. ValueError when the four
+    arrays do not hold one row per Solid.
     """
-    body_R = np.asarray(body_R, dtype=np.float64).reshape(-1, 3, 3)
-    R = matmul(body_R, np.asarray(offset_R, dtype=np.float64).reshape(-1, 3, 3))
-    t = (matmul(body_R, np.asarray(offset_t, dtype=np.float64).reshape(-1, 3, 1))[:, :, 0]
-         + np.asarray(body_pos, dtype=np.float64).reshape(-1, 3))
+    body_R = np.ascontiguousarray(body_R, dtype=np.float64).reshape(-1, 3, 3)
+    body_pos = np.ascontiguousarray(body_pos, dtype=np.float64).reshape(-1, 3)
+    offset_R = np.ascontiguousarray(offset_R, dtype=np.float64).reshape(-1, 3, 3)
+    offset_t = np.ascontiguousarray(offset_t, dtype=np.float64).reshape(-1, 3)
+    m = len(offset_R)
+    if not len(body_R) == len(body_pos) == len(offset_t) == m:
+        raise ValueError(f"solid_world_poses: {len(body_R)} rotations, {len(body_pos)} "
+                         f"positions, {m} offset rotations and {len(offset_t)} offset "
+                         "translations: one of each per Solid")
+    rows = np.arange(m)
+    R, t = np.empty((m, 3, 3)), np.empty((m, 3))
+    compose_carried(body_R, body_pos, rows, offset_R, offset_t, rows, R, t)
     return R, t
 
 

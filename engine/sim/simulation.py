@@ -567,9 +567,12 @@ def _plugin_contact_points(model: Model, group) -> list[ContactPoint]:
     the plugin made without one still has its force). ODE has no getter for a
     contact joint's point: the joint handle's ``position``/``normal``/``depth``
     (Odeon extension) read it."""
+    joints = getattr(group, "joints", ())
+    if not joints:
+        return []  # most steps: no plugin contacts (and no body table to build)
     by_body = {id(r.body): r for r in model.bodies}
     out = []
-    for joint in getattr(group, "joints", ()):
+    for joint in joints:
         if ode.dJointGetType(joint) != ode.dJointTypeContact:
             continue
         recs = []

@@ -6,8 +6,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
-from engine.sim.contact_columns import DefaultContactArrays, RecordLookup, solid_columns
+from engine.sim.contact_columns import (
+    DefaultContactArrays,
+    NodeColumn,
+    RecordLookup,
+    solid_columns,
+)
 from engine.sim.frame import contact_set
 from tests.engine.sim.helpers import make_sim
 
@@ -63,3 +69,29 @@ def test_extra_records_follow_the_default_contacts():
     slow = solid_columns(DefaultContactArrays(*default[:6]), [static, None], [moving, moving])
     assert slow == (columns.nodes1, columns.nodes2, slow.reversed_joint)
     assert np.array_equal(slow.reversed_joint, columns.reversed_joint)
+
+
+def test_a_node_column_gathers_once_when_first_read_and_reads_like_its_tuple():
+    nodes = np.empty(3, dtype=object)
+    nodes[:] = ["a", "b", None]
+    rows = np.array([1, -1, 0, 1])
+    column = NodeColumn(nodes, rows, ("x",))
+    assert column._gathered is None and len(column) == 5  # length without gathering
+    assert column == ("b", None, "a", "b", "x") and ("b", None, "a", "b", "x") == column
+    gathered = column._gathered
+    assert column[2] == "a" and column[-1] == "x" and column[1:3] == (None, "a")
+    assert list(column) == ["b", None, "a", "b", "x"] and column._gathered is gathered
+    assert column != ("b",) and column != ["b", None, "a", "b", "x"]  # a tuple's equality
+    with pytest.raises(TypeError):
+        hash(column)
+
+
+def test_frame_contacts_name_their_solids_only_when_read():
+    sim = make_sim(PILE, "basicTimeStep 10")
+    for _ in range(60):
+        sim.step()
+    contacts = sim.frame(mode="fast", running=True, speed=1.0).contacts
+    assert isinstance(contacts.solid1, NodeColumn) and contacts.solid1._gathered is None
+    names = {node.def_name for node in (*contacts.solid1, *contacts.solid2) if node}
+    assert names == {"FLOOR", "LOW", "HIGH"}
+    assert contacts[0].solid1 is contacts.solid1[0]
