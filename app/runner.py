@@ -15,12 +15,14 @@ runs. The GUI talks to it only through:
 
 Real-time mode paces simulated time to the wall clock (re-anchoring when it
 falls more than ``MAX_LAG`` s behind instead of racing to catch up); fast
-mode steps flat out with a ``time.sleep(0)`` between steps so the GUI thread
-gets the GIL (the kernels themselves are nogil). The engine thread runs at a
-low CPU priority (nice ``ENGINE_THREAD_NICE``): flat out, it takes whatever
-CPU the GUI and the GL driver leave, instead of slowing the frames down on a
-machine with few cores (decision 0011). Any exception raised in the
-engine thread pauses the simulation with a message; the thread survives.
+mode steps flat out, without yielding between steps: the GUI thread gets
+the GIL whenever a kernel releases it, many times a step (decision 0034;
+Python's switch interval bounds the wait in a step that runs only Python).
+The engine thread runs at a low CPU priority (nice ``ENGINE_THREAD_NICE``):
+flat out, it takes whatever CPU the GUI and the GL driver leave, instead of
+slowing the frames down on a machine with few cores (decision 0011). Any
+exception raised in the engine thread pauses the simulation with a message;
+the thread survives.
 
 Plugins (decision 0013): the world's plugin is imported and initialised in
 the engine thread (never the GUI's), as the first command. A plugin callback
@@ -489,9 +491,9 @@ class EngineRunner:
             self._change_mode("paused")
             self._publish(force=True)
             return
+        # no yield between fast steps: the kernels release the GIL many times a
+        # step, and a sleep(0) here only made both threads wait (decision 0034)
         self._publish(force=self._mode == "realtime")
-        if self._mode == "fast":
-            time.sleep(0)  # let the GUI thread take the GIL between steps
 
     def _warmup_over(self) -> bool:
         """False while a kernel warm-up runs in another process (`make run` on a
