@@ -10,8 +10,9 @@ NUMBA_CACHE_DIR it names (under Xvfb when there is no display):
 * ``cold``: an empty cache, no warm-up, the shipped kernels left out
   (``ODEON_KERNEL_ARCHIVE=0``): the world's first step waits for numba to
   compile what it needs (what the first Run did before the warm-up);
-* ``warm-up``: ``python -m engine.warmup`` into another empty cache (what
-  `make run` / `make test` now do once after installing), timed;
+* ``warm-up``: ``python -m engine.warmup`` then ``python -m app.warmup``
+  into another empty cache (what `make run` / `make test` do once after
+  installing), timed;
 * ``after warm-up``: the app's first start on that cache;
 * ``later``: a second start on the same cache.
 
@@ -19,8 +20,10 @@ NUMBA_CACHE_DIR it names (under Xvfb when there is no display):
 this repository into a temporary folder, the package installation there
 (``make .venv/.packages``: a new venv, ``pip install -e .[test]``), then
 ``make run`` itself with `start_probe.py` in place of the app (``ODEON=``):
-it starts the kernel warm-up in the background and opens the window at
-once; Run waits for the kernels. Then a second start. The system packages
+it writes the bytecode, compiles the viewport's kernels, starts the engine's
+kernel warm-up in the background and opens the window; Run waits for the
+kernels. Its rows count from the end of the package installation (all of
+that included). Then a second start. The system packages
 (``make system-deps``) are assumed installed; pip downloads what its cache
 does not hold.
 
@@ -70,8 +73,9 @@ def warm(cache: Path) -> float:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     env.pop("ODEON_NUMBA_CACHE_CHECK", None)
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "engine.warmup"], cwd=REPO, env=env, check=True,
-                   capture_output=True, timeout=7200)
+    for module in ("engine.warmup", "app.warmup"):  # as the Makefile's install step
+        subprocess.run([sys.executable, "-m", module], cwd=REPO, env=env, check=True,
+                       capture_output=True, timeout=7200)
     return time.perf_counter() - t0
 
 
@@ -107,7 +111,10 @@ def clone_rows(tmp: Path) -> list[tuple[str, str]]:
                          timeout=7200).stdout
     values = dict(line.split() for line in out.splitlines()
                   if line.startswith(("FIRST_FRAME", "FIRST_STEP")))
-    frame, step = float(values["FIRST_FRAME"]), float(values["FIRST_STEP"])
+    # from the end of the installation, read on the probe's monotonic clock: make
+    # run's own work before the app (bytecode, the viewport's kernels) counts too
+    frame = float(values["FIRST_FRAME_CLOCK"]) - t_packages
+    step = float(values["FIRST_STEP_CLOCK"]) - t_packages
     stamp = clone / ".venv" / ".installed"
     while not stamp.exists():  # the background warm-up ends just after the first step
         time.sleep(0.5)

@@ -1,7 +1,9 @@
 """Helper of bench_start.py: open the app on the default world, then press Run;
 print ``FIRST_FRAME <s>`` (process start to the first frame the viewport
 showed) and ``FIRST_STEP <s>`` (process start to the world's first step),
-then quit. Run in its own process, with the NUMBA_CACHE_DIR under test."""
+each also as ``FIRST_FRAME_CLOCK``/``FIRST_STEP_CLOCK`` (``time.perf_counter()``
+then: the system's monotonic clock, which another process can compare with
+its own), then quit. Run in its own process, with the NUMBA_CACHE_DIR under test."""
 
 from __future__ import annotations
 
@@ -33,12 +35,15 @@ def main() -> int:
         if "frame" not in seen:
             seen["frame"] = time.perf_counter() - T0
             print(f"FIRST_FRAME {seen['frame']:.2f}", flush=True)
+            print(f"FIRST_FRAME_CLOCK {seen['frame'] + T0:.3f}", flush=True)
             window.runner.run_fast()
             poll()
 
     def poll() -> None:
         if window.runner.latest_frame().steps >= 1:
-            print(f"FIRST_STEP {time.perf_counter() - T0:.2f}", flush=True)
+            now = time.perf_counter()
+            print(f"FIRST_STEP {now - T0:.2f}", flush=True)
+            print(f"FIRST_STEP_CLOCK {now:.3f}", flush=True)
             app.quit()
         else:
             QTimer.singleShot(20, poll)
