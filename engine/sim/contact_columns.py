@@ -116,7 +116,7 @@ class NodeColumn(Sequence):
             return self._items() == tuple(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]  # equal to a tuple, but not one
+    __hash__ = None  # it compares equal to tuples, so it has no hash of its own
 
     def __repr__(self) -> str:
         return f"NodeColumn({self._items()!r})"
