@@ -17,7 +17,8 @@ Real-time mode paces simulated time to the wall clock (re-anchoring when it
 falls more than ``MAX_LAG`` s behind instead of racing to catch up); fast
 mode steps flat out, without yielding between steps: the GUI thread gets
 the GIL whenever a kernel releases it, many times a step (decision 0034;
-Python's switch interval bounds the wait in a step that runs only Python).
+Python's switch interval, 0.1 ms in the app, bounds the wait in a step that
+runs only Python).
 The engine thread runs at a low CPU priority (nice ``ENGINE_THREAD_NICE``):
 flat out, it takes whatever CPU the GUI and the GL driver leave, instead of
 slowing the frames down on a machine with few cores (decision 0011). Any

@@ -17,9 +17,9 @@ tests check the kernels against: `instance_spheres` (bounding spheres),
 `view_depths` (near to far).
 
 numba compiles them once per machine into its cache (``NUMBA_CACHE_DIR``);
-the installation's warm-up does it (``python -m app.viewport.instance_kernels``,
-run by the Makefile after the engine's), so the first paint does not wait
-for the compiler.
+the installation's warm-up does it (``python -m app.warmup``, run by the
+Makefile after the engine's), so the first paint does not wait for the
+compiler.
 """
 
 from __future__ import annotations

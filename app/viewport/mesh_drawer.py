@@ -350,8 +350,9 @@ class InstanceGroup:
                              viewproj, float(height_px), self.lod.max_radius_px, self.cull_back,
                              self.impostors is not None, VERTEX_LIT_MAX_PX, IMPOSTOR_MAX_PX,
                              self._sorted, self._bounds)
-            first = self._bounds  # slot 0: impostors; 2k + 1, 2k + 2: level k per vertex,
-            rows = self._sorted   # per fragment
+            # the first row of each slot: 0 impostors; 2k + 1, 2k + 2 level k shaded
+            # per vertex, per fragment
+            first, rows = self._bounds, self._sorted
             if self.impostors is not None:
                 self.impostors.set_rows(rows[:first[1]])
             for k, lv in enumerate(self.levels):
