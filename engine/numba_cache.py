@@ -164,30 +164,37 @@ def _make_listener(callback: CompileCallback):
 
 
 class _CompileClock:
-    """Process-wide seconds spent compiling kernels (the one in progress included)."""
+    """Process-wide seconds spent compiling kernels (the one in progress included).
+
+    Readers take no lock (the plugin watchdog reads it around every callback):
+    the writer publishes ``(total, since)`` as one tuple, which a reader gets
+    whole."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.total = 0.0
         self.depth = 0
-        self.since = 0.0
+        #: (seconds of finished compilations, monotonic start of the one in
+        #: progress or 0.0), replaced as a whole by `event`
+        self.state = (0.0, 0.0)
         self.registered = False
 
     def event(self, report: CompileEvent) -> None:
         with self.lock:
             now = time.monotonic()
+            total, since = self.state
             if report.busy and self.depth == 0 and report.started > report.finished:
-                self.since = now
+                since = now
             self.depth = report.started - report.finished
             if self.depth <= 0:
                 self.depth = 0
-                if self.since:
-                    self.total += now - self.since
-                    self.since = 0.0
+                if since:
+                    total += now - since
+                    since = 0.0
+            self.state = (total, since)
 
     def seconds(self) -> float:
-        with self.lock:
-            return self.total + (time.monotonic() - self.since if self.since else 0.0)
+        total, since = self.state
+        return total + (time.monotonic() - since if since else 0.0)
 
 
 _CLOCK = _CompileClock()
@@ -198,12 +205,13 @@ def compile_seconds() -> float:
     compilation in progress included (0 when every kernel came from the cache).
     A time budget subtracts the growth of this clock (the plugin watchdog does):
     a first call that compiles is not slow code."""
-    with _CLOCK.lock:
-        if not _CLOCK.registered:
-            from numba.core import event
+    if not _CLOCK.registered:
+        with _CLOCK.lock:
+            if not _CLOCK.registered:
+                from numba.core import event
 
-            event.register("numba:compile", _make_listener(_CLOCK.event))
-            _CLOCK.registered = True
+                event.register("numba:compile", _make_listener(_CLOCK.event))
+                _CLOCK.registered = True
     return _CLOCK.seconds()
 
 

@@ -10,8 +10,7 @@ that hears each destruction as it happens.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 
 class DestroyCount:
@@ -38,11 +37,17 @@ def note_destroyed() -> None:
         listener()
 
 
-@contextmanager
-def listening(listener: Callable[[], None]) -> Iterator[None]:
-    """Run ``listener()`` after every destruction inside the block (any thread)."""
-    DESTROYED.listeners.append(listener)
-    try:
-        yield
-    finally:
-        DESTROYED.listeners.remove(listener)
+class listening:  # noqa: N801 (used like a function: ``with listening(listener):``)
+    """Run ``listener()`` after every destruction inside the block (any thread).
+    A class rather than a generator: the plugin host enters one every step."""
+
+    __slots__ = ("listener",)
+
+    def __init__(self, listener: Callable[[], None]) -> None:
+        self.listener = listener
+
+    def __enter__(self) -> None:
+        DESTROYED.listeners.append(self.listener)
+
+    def __exit__(self, *exc_info: object) -> None:
+        DESTROYED.listeners.remove(self.listener)

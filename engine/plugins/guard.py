@@ -29,11 +29,6 @@ def owned_objects(sim) -> tuple:
     return model.ode_world, model.space, sim.contact_group, sim.plugin_contact_group
 
 
-def trackable(objects: tuple) -> tuple:
-    """Those of ``objects`` that can die (they have an ``alive`` flag)."""
-    return tuple(obj for obj in objects if hasattr(obj, "alive"))
-
-
 def destroyed_objects(sim) -> list[str]:
     """Names of the simulation's own ODE objects that are no longer alive
     (``[]`` when all are)."""

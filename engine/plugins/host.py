@@ -42,13 +42,12 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
-import numpy as np
-
-from engine.ode.lifetime import listening
+from engine.ode.lifetime import DESTROYED
 from engine.plugins import discovery
+from engine.plugins.collide_pass import COLLIDE, CollidePass
 from engine.plugins.context import running
 from engine.plugins.faults import (
     SOURCE_ERROR,
@@ -60,26 +59,19 @@ from engine.plugins.faults import (
 from engine.plugins.guard import (
     StepAborted,
     destroyed_objects,
-    owned_objects,
     rebuild_objects,
-    trackable,
 )
 from engine.plugins.loader import LoadedPlugin, MissingCallbacks, import_plugin
 from engine.plugins.messages import Inbox, Outbox
 from engine.plugins.watchdog import Budgets, PluginStopped, Watchdog
 from engine.sim.judged_pass import PairJudge, judge_each
-from engine.sim.verdicts import INVALID, plugin_verdicts, verdict_of
+from engine.sim.verdicts import INVALID, verdict_of
 
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
 #: Callbacks run inside a step (destroying the world there abandons the step).
-_COLLIDE = "webots_physics_collide"
+_COLLIDE = COLLIDE
 _STEP_CALLBACKS = (_COLLIDE, "webots_physics_step", "webots_physics_step_end")
-
-
-def _verdict_codes(results: list) -> np.ndarray:
-    """(len(results),) uint8: the verdicts of webots_physics_collide return values."""
-    return plugin_verdicts(results).codes
 
 
 class PluginHost:
@@ -105,6 +97,9 @@ class PluginHost:
         self._reset_fault: str | None = None
         self._env = env
         self._damage: str | None = None  # set when a callback destroyed the world
+        #: `DESTROYED.value` when the simulation's objects were last found alive
+        self._destroyed_seen = -1
+        self._collide_pass: CollidePass | None = None  # of the loaded collide callback
         self.watchdog = Watchdog(lambda text: simulation.console.print(SOURCE_ERROR, text),
                                  budgets)
         self.install()
@@ -309,58 +304,25 @@ class PluginHost:
             return 0
         return self._verdict(self._call(_COLLIDE, g1, g2))
 
-    @contextmanager
-    def collide_session(self) -> Iterator[PairJudge]:
-        """`collide` for one whole collision pass: yields a `PairJudge` whose
-        ``ask(first, second, results)`` asks the plugin about the pairs
-        ``(first[k], second[k])`` in order, appending each return value to
-        ``results`` as it comes, and returns their verdicts, which its
+    def collide_session(self) -> AbstractContextManager[PairJudge]:
+        """`collide` for one whole collision pass: a context manager giving a
+        `PairJudge` whose ``ask(first, second, results)`` asks the plugin about
+        the pairs ``(first[k], second[k])`` in order, appending each return
+        value to ``results`` as it comes, and returns their verdicts, which its
         ``verdicts`` reads alike (`engine.sim.verdicts`). The watchdog times the
-        pass (not each pair) and the plugin is made current once. An exception in a call, or a stop
-        the watchdog delivers, is a fault that ends the pass; destroying one of
-        the simulation's objects ends it after that call (and abandons the
-        step); a return value that is no verdict is a fault reported once the
-        pass is over (its pair gets 0)."""
+        pass (not each pair) and the plugin is made current once; faults as in
+        `engine.plugins.collide_pass`."""
         if not self.running or not self.plugin.has(_COLLIDE):
-            yield judge_each(self.collide)
-            return
+            return nullcontext(judge_each(self.collide))
         fn = self.plugin.callbacks[_COLLIDE]
-        owned = trackable(owned_objects(self.sim))
-
-        def ask(first: list, second: list, results: list) -> np.ndarray:
-            pairs = iter(first)
-
-            def end_pass_if_owned_destroyed() -> None:
-                # runs inside the plugin's destroy call: running the pairs'
-                # iterator to its end ends the loop once the call returns
-                if not all(obj.alive for obj in owned):
-                    pairs.__setstate__(len(first))
-
-            try:
-                with listening(end_pass_if_owned_destroyed):
-                    # thousands of pairs a step: one C loop, each return value
-                    # appended as soon as the call returns (list.extend keeps
-                    # those given before an exception)
-                    results.extend(map(fn, pairs, second))
-            except BaseException as exc:  # as _call: sys.exit() must not end the app
-                self._fault(exc, _COLLIDE)
-            self._check_objects(_COLLIDE)
-            verdicts = plugin_verdicts(results)
-            if verdicts.first_invalid >= 0:
-                self._verdict(results[verdicts.first_invalid])
-            return verdicts.codes
-
-        previous = self.watchdog.enter(self.plugin.name, _COLLIDE)
-        try:
-            with running(self):
-                yield PairJudge(ask, _verdict_codes)
-        except StepAborted:
-            raise
-        except BaseException as exc:
-            self.watchdog.leave(previous)  # a stop delivered inside the first leave
-            self._fault(exc, _COLLIDE)
-        finally:
-            self.watchdog.leave(previous)
+        if self._collide_pass is None or self._collide_pass.fn is not fn:
+            self._collide_pass = CollidePass(
+                fn, self.plugin.name, self, self.watchdog,
+                fault=lambda exc: self._fault(exc, _COLLIDE),
+                check=lambda: self._check_objects(_COLLIDE),
+                destroyed=lambda: bool(destroyed_objects(self.sim)),
+                invalid=self._verdict)
+        return self._collide_pass
 
     def _verdict(self, result) -> int:
         """0, 1 or 2 from what webots_physics_collide returned (a fault if it is
@@ -497,8 +459,13 @@ class PluginHost:
         simulation's own ODE objects."""
         if self._damage is not None:
             return
+        # nothing destroyed in the process since the last look: nothing to look for
+        count = DESTROYED.value
+        if count == self._destroyed_seen:
+            return
         lost = destroyed_objects(self.sim)
         if not lost:
+            self._destroyed_seen = count
             return
         self._damage = callback
         self._fault(RuntimeError(f"it destroyed {' and '.join(lost)} of the simulation "

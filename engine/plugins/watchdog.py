@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.numba_cache import compile_seconds
 
@@ -50,11 +51,11 @@ class Budgets:
         return self.load if callback in ("import", "webots_physics_init") else self.callback
 
 
-@dataclass(frozen=True)
-class Running:
+class Running(NamedTuple):
     """The callback in progress: plugin and callback names, the thread running
     it, when it started (``time.monotonic()`` seconds) and the process's
-    compile clock then (`engine.numba_cache.compile_seconds`)."""
+    compile clock then (`engine.numba_cache.compile_seconds`). A named tuple:
+    one is made for every plugin callback, and a tuple is the cheapest record."""
 
     plugin: str
     callback: str
@@ -88,10 +89,11 @@ class Watchdog:
     def enter(self, plugin: str, callback: str) -> Running | None:
         """A callback starts in this thread; returns the previous one (nested
         calls: draw inside nothing, or init inside a reload) for `leave`."""
+        now = Running(plugin, callback, threading.get_ident(), time.monotonic(),
+                      compile_seconds())
         with self._lock:
             previous = self._running
-            self._running = Running(plugin, callback, threading.get_ident(), time.monotonic(),
-                                    compile_seconds())
+            self._running = now
             if previous is None:
                 self._reported = False
                 self._stop_sent = False

@@ -74,10 +74,7 @@ class JudgedPass:
         self.world = world
         self.group = group
         self.how = how
-        objects = sc.ga.objects
-        self.first: list = objects[sc.pairs[:, 0]].tolist()
-        self.second: list = objects[sc.pairs[:, 1]].tolist()
-        self.has_contacts = sc.counts > 0
+        self.first, self.second = sc.ga.objects.take(sc.pairs.T).tolist()
         self.results: list = []  # what the judge's callback returned, pair by pair
         self.verdicts = np.zeros(0, dtype=np.uint8)  # of ``results``, once the judge is done
         self.flushed = 0  # the pairs before this one have their default contacts
@@ -99,7 +96,7 @@ class JudgedPass:
             world.before_joint_creation = None
             verdicts = self.verdicts
             first, second = self.first, self.second
-            for p in np.flatnonzero(verdicts).tolist():
+            for p in (np.flatnonzero(verdicts).tolist() if verdicts.any() else ()):
                 g1, g2 = first[p], second[p]
                 handled.add((id(g1), id(g2)))
                 if verdicts[p] == 2:
@@ -116,7 +113,7 @@ class JudgedPass:
         returned 0 for (``judged``: their verdicts, (stop - flushed,) uint8)."""
         start = self.flushed
         self.flushed = stop
-        pending = np.flatnonzero((judged == 0) & self.has_contacts[start:stop]) + start
+        pending = np.flatnonzero((judged == 0) & (self.sc.counts[start:stop] > 0)) + start
         if pending.size:
             world = self.world
             hook = world.before_joint_creation
@@ -131,6 +128,10 @@ class JudgedPass:
         """The default contacts of the pass, the pairs the judge never asked
         about (after a fault) counting as 0 (``solids``: the model's Solid
         records)."""
+        if self.flushed == 0 and not self.verdicts.any():
+            # the usual pass: no pair handled, no joint made by the callback,
+            # so the default contacts of every pair, as without a judge
+            return default_contact_joints(self.sc, None, self.world, self.group, self.how)
         n = len(self.first)
         judged = np.zeros(n - self.flushed, dtype=np.uint8)
         asked = self.verdicts[self.flushed:]
