@@ -341,6 +341,9 @@ class ControllerHost:
         if op == "init":
             session.process.send(self._config(session))
             session.state = COMPUTING
+            # late from now on: before the host read this (a paused
+            # simulation reads nothing), the controller was waiting for it
+            session.waiting_since = time.monotonic()
         elif op == "query":
             value, errors = self.queries.run(session, message["q"], message.get("args", []))
             session.process.send({"op": "result", "value": value, "errors": errors})

@@ -154,6 +154,21 @@ def test_a_silent_controller_is_reported_late_and_can_be_restarted(run_world):
     assert run.robots.status()["arm"] in ("starting", "computing", "waiting")
 
 
+def test_a_controller_started_while_paused_is_not_late_at_the_first_step(run_world):
+    # the simulation reads nothing while paused: the controller's first message
+    # waits in its pipe, and the time it waited there is not the controller's
+    run = run_world(arm(), {"probe": """
+        from controller import Robot
+        r = Robot()
+        while r.step(16) != -1:
+            pass
+    """}, late_after=0.5, give_up_after=None)
+    time.sleep(1.5)  # paused: no step asks the controllers for anything
+    run.step(3)
+    assert run.robots.late() == []
+    assert "is late" not in run.text("arm")
+
+
 def test_keyboard_keys_reach_an_enabled_keyboard(run_world):
     run = run_world(arm(), {"probe": """
         import json
