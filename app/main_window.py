@@ -28,8 +28,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -49,7 +50,6 @@ from app.main_window_support import (
     format_speed,
     format_time,
 )
-from app.monte_carlo.dialog import MonteCarloDialog
 from app.new_plugin_wizard import (
     NewPluginWizard,
     PluginNameError,
@@ -81,10 +81,15 @@ from engine.sim.frame import Frame
 from engine.sim.geometry import BuildError
 from engine.world import WorldError, WorldReadOnlyError
 
+if TYPE_CHECKING:
+    from app.monte_carlo.dialog import MonteCarloDialog
+
 #: The world opened when none is given.
 DEFAULT_WORLD = Path(__file__).resolve().parents[1] / "resources" / "worlds" / "default.wbt"
 #: Longest wait [s] for the engine thread to end when a world is closed.
 ENGINE_STOP_WAIT = 2.0
+#: When the plots are made if the viewport has drawn no frame by then [ms].
+FIRST_FRAME_FALLBACK_MS = 3000
 #: The app's own icons (those Qt's standard set lacks).
 ICONS_DIR = Path(__file__).resolve().parents[1] / "resources" / "icons"
 
@@ -144,6 +149,11 @@ class MainWindow(QMainWindow):
         self.robust_ui = RobustContactsUi(self)  # contacts status label, View toggles
         self.controllers_ui = ControllersUi(self)  # controller actions, late button, cameras
         self.viewport.solid_picked.connect(self._on_picked)
+        # the plots (pyqtgraph, ~0.3 s) are made once the world is drawn, or
+        # after FIRST_FRAME_FALLBACK_MS when no frame comes (no OpenGL)
+        self._first_frame_done = False
+        self.viewport.frameSwapped.connect(self._after_first_frame)
+        QTimer.singleShot(FIRST_FRAME_FALLBACK_MS, self._after_first_frame)
         self.tree.node_selected.connect(self._on_node_selected)
         self.tree.edit_plugin_requested.connect(self.edit_plugin)
         self.tree.undo_stack.cleanChanged.connect(self._update_title)
@@ -154,6 +164,16 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.console], [170], vertical)
         self._restore_layout()
         self.load_world(world_path or DEFAULT_WORLD)
+
+    def _after_first_frame(self) -> None:
+        """The viewport drew its first frame (or the fallback timer fired): make
+        what the first frame did not need (the plots' graphs; pyqtgraph is
+        imported in a worker thread meanwhile)."""
+        if self._first_frame_done:
+            return
+        self._first_frame_done = True
+        self.viewport.frameSwapped.disconnect(self._after_first_frame)
+        self.plots.prepare_graphs()
 
     # ------------------------------------------------------------- actions
     def _make_actions(self) -> None:
@@ -260,6 +280,8 @@ class MainWindow(QMainWindow):
 
     def monte_carlo(self) -> MonteCarloDialog:
         """Tools > Monte Carlo...: a study of the open world as edited (docs/scripting.md)."""
+        from app.monte_carlo.dialog import MonteCarloDialog  # pyqtgraph: not before it is needed
+
         dialog = MonteCarloDialog(self.runner.edited_world_text(), self.world_path,
                                   self.open_world, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -28,11 +28,13 @@ most every ``REDRAW_MS`` (dirty flag + timer), or at once with `redraw`.
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QComboBox,
@@ -46,18 +48,34 @@ from PySide6.QtWidgets import (
 from engine.sim.frame import ContactInfo, ContactSet, Frame
 from engine.world import Node
 
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+
+    from app.plots_graphs import PlotGraphs
+
 #: Minimum milliseconds between two redraws (about 30 Hz).
 REDRAW_MS = 33
 #: Combo-box data of the "(none)" entry (a None item data upsets PySide's refcounts).
 _NO_SOLID = -1
-#: Curve names (keys of `PlotsDock.curves`) and their pens.
-_PENS = {"x": "r", "y": "g", "z": "b", "vx": "r", "vy": "g", "vz": "b", "force": "m"}
 #: Narrowest y span shown by each plot (m, m/s, N) ...
 MIN_SPAN = {"position": 1e-3, "velocity": 1e-3, "force": 1e-2}
 #: ... and relative to the largest |value| plotted (doubles carry ~1e-16).
 MIN_REL_SPAN = 1e-4
 #: The axes' range before any data (time s, value), as after opening a world.
 INITIAL_RANGE = ((0.0, 1.0), (0.0, 1.0))
+
+
+#: How often the GUI looks whether `PlotsDock.prepare_graphs`'s import is done [ms].
+IMPORT_POLL_MS = 30
+
+
+def _import_graphs_module() -> None:
+    """Import `app.plots_graphs` (and pyqtgraph), in a worker thread; a failure
+    is left for `PlotsDock.build_graphs` to raise again in the GUI thread."""
+    try:
+        importlib.import_module("app.plots_graphs")
+    except Exception:  # noqa: BLE001 (raised again, visibly, by build_graphs)
+        return
 
 
 _PLOT_OF = {"x": "position", "y": "position", "z": "position", "vx": "velocity",
@@ -129,36 +147,17 @@ class PlotsDock(QDockWidget):
         top.addWidget(QLabel("Solid:"))
         top.addWidget(self.combo, 1)
 
-        self.layout_widget = pg.GraphicsLayoutWidget()
-        self.plots: dict[str, pg.PlotItem] = {}
-        self.curves: dict[str, pg.PlotDataItem] = {}
-        specs = (("position", "position (m)", ("x", "y", "z")),
-                 ("velocity", "velocity (m/s)", ("vx", "vy", "vz")),
-                 ("force", "contact force (N)", ("force",)))
-        for row, (key, label, names) in enumerate(specs):
-            plot = self.layout_widget.addPlot(row=row, col=0)
-            plot.setLabel("left", label)
-            plot.setRange(xRange=INITIAL_RANGE[0], yRange=INITIAL_RANGE[1], padding=0)
-            plot.enableAutoRange()
-            plot.setLimits(minYRange=MIN_SPAN[key])
-            plot.showGrid(x=True, y=True, alpha=0.3)
-            for axis in ("left", "bottom"):
-                plot.getAxis(axis).enableAutoSIPrefix(False)
-            if len(names) > 1:
-                plot.addLegend(offset=(-5, 5))
-            if row:
-                plot.setXLink(self.plots["position"])
-            self.plots[key] = plot
-            for name in names:
-                self.curves[name] = plot.plot([], [], pen=pg.mkPen(_PENS[name], width=1.5),
-                                              name=name)
-        self.plots["force"].setLabel("bottom", "simulated time (s)")
-
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
-        layout.addWidget(self.layout_widget, 1)
+        self._body_layout = layout
+        #: the pyqtgraph plots, made on first need (`build_graphs`)
+        self._graphs: PlotGraphs | None = None
+        self._importer: threading.Thread | None = None  # of `prepare_graphs`
+        self._import_poll = QTimer(self)
+        self._import_poll.setInterval(IMPORT_POLL_MS)
+        self._import_poll.timeout.connect(self._build_when_imported)
         self.setWidget(body)
 
         self._timer = QTimer(self)
@@ -223,11 +222,59 @@ class PlotsDock(QDockWidget):
         self.combo.addItem("(none)", _NO_SOLID)
         self.solid = None
         self.clear()
-        self.redraw()
-        for key, plot in self.plots.items():
-            plot.setLimits(minYRange=MIN_SPAN[key])
-            plot.setRange(xRange=INITIAL_RANGE[0], yRange=INITIAL_RANGE[1], padding=0)
-            plot.enableAutoRange()
+        if self._graphs is not None:  # else they start so when made
+            self.redraw()
+            self._graphs.reset_ranges()
+
+    # ----------------------------------------------------------- graphs
+    def build_graphs(self) -> PlotGraphs:
+        """The plots (made now the first time: importing pyqtgraph and making
+        them takes about 0.3 s, which the main window spends after the
+        viewport's first frame)."""
+        if self._graphs is None:
+            from app.plots_graphs import PlotGraphs
+
+            self._graphs = PlotGraphs(MIN_SPAN, INITIAL_RANGE)
+            self._body_layout.addWidget(self._graphs.widget, 1)
+            self._dirty = True
+        return self._graphs
+
+    @property
+    def has_graphs(self) -> bool:
+        """Whether the plots are made yet (`build_graphs`)."""
+        return self._graphs is not None
+
+    def prepare_graphs(self) -> None:
+        """Make the plots soon without holding the GUI up: pyqtgraph is imported
+        in a worker thread (no Qt object is made by importing it), then the
+        plots are made here in the GUI thread."""
+        if self._graphs is not None or self._importer is not None:
+            return
+        self._importer = threading.Thread(target=_import_graphs_module,
+                                          name="odeon-plots-import", daemon=True)
+        self._importer.start()
+        self._import_poll.start()
+
+    def _build_when_imported(self) -> None:
+        if self._importer is not None and self._importer.is_alive():
+            return
+        self._import_poll.stop()
+        self.build_graphs()
+
+    @property
+    def layout_widget(self) -> pg.GraphicsLayoutWidget:
+        """The widget holding the plots."""
+        return self.build_graphs().layout_widget
+
+    @property
+    def plots(self) -> dict[str, pg.PlotItem]:
+        """Plot key (position, velocity, force) -> PlotItem."""
+        return self.build_graphs().plots
+
+    @property
+    def curves(self) -> dict[str, pg.PlotDataItem]:
+        """Curve name (x, y, z, vx, vy, vz, force) -> PlotDataItem."""
+        return self.build_graphs().curves
 
     # ----------------------------------------------------------- output
     def data(self) -> np.ndarray:
@@ -260,7 +307,7 @@ class PlotsDock(QDockWidget):
 
     # ----------------------------------------------------------- helpers
     def _tick(self) -> None:
-        if self._dirty and self.isVisible():
+        if self._dirty and self._graphs is not None and self.isVisible():
             self.redraw()
 
     def _row_index(self, frame: Frame) -> dict | None:

@@ -13,6 +13,11 @@ import pytest
 from app.plots_dock import REDRAW_MS, PlotsDock, contact_force_on
 from app.qt_workarounds import pin_none
 from engine.sim.frame import ContactInfo, ContactSet, Frame, Pose
+from tests.app import test_main_window as main_window_tests
+
+# the main window tests' fixtures: a shown MainWindow with injected dialog answers
+answers = main_window_tests.answers
+make_window = main_window_tests.make_window
 
 G = 9.81
 DT_MS = 16.0
@@ -249,3 +254,36 @@ def test_accepts_app_frame_snapshots(dock):
     np.testing.assert_allclose(table[:, 3], [1.0, 0.9, 0.8])
     np.testing.assert_allclose(table[1:, 6], [-10.0, -10.0])
     np.testing.assert_allclose(table[:, 7], [0.0, 2.0, 4.0])
+
+
+def test_the_start_path_leaves_pyqtgraph_until_the_plots_are_made() -> None:
+    # importing pyqtgraph takes ~0.3 s: the main window's module must not need it
+    import subprocess
+    import sys
+
+    code = ("import sys; import app.main_window, app.plots_dock; "
+            "print('pyqtgraph' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300).stdout.split()
+    assert out[-1] == "False"
+
+
+def test_prepared_graphs_are_made_after_a_worker_imports_pyqtgraph(qtbot) -> None:
+    dock = PlotsDock(history_s=10.0)
+    qtbot.addWidget(dock)
+    dock.set_solid(BALL)
+    for frame in falling_frames(10):
+        dock.add_frame(frame)  # recorded before the plots exist
+    assert not dock.has_graphs
+    dock.prepare_graphs()
+    qtbot.waitUntil(lambda: dock.has_graphs, timeout=30000)
+    dock.redraw()
+    x, y = dock.curves["z"].getData()
+    assert len(x) == 10 and y[0] == pytest.approx(falling_z(0.0))
+
+
+def test_the_main_window_makes_the_plots_once_the_world_is_drawn(make_window, qtbot) -> None:
+    window = make_window()
+    # shown in the dock (a widget added to a shown layout is shown by the event loop)
+    qtbot.waitUntil(lambda: window.plots.has_graphs and window.plots.layout_widget.isVisible(),
+                    timeout=30000)
