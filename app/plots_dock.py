@@ -307,7 +307,7 @@ class PlotsDock(QDockWidget):
 
     # ----------------------------------------------------------- helpers
     def _tick(self) -> None:
-        if self._dirty and self._graphs is not None and self.isVisible():
+        if self._dirty and self.has_graphs and self.isVisible():
             self.redraw()
 
     def _row_index(self, frame: Frame) -> dict | None:

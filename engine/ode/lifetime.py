@@ -49,5 +49,5 @@ class listening:  # noqa: N801 (used like a function: ``with listening(listener)
     def __enter__(self) -> None:
         DESTROYED.listeners.append(self.listener)
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *_exc_info: object) -> None:
         DESTROYED.listeners.remove(self.listener)

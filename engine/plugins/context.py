@@ -42,6 +42,6 @@ class running:  # noqa: N801 (used like the function it replaced: ``with running
         self.previous = _current
         _current = self.host
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(self, *_exc_info: object) -> None:
         global _current
         _current = self.previous
