@@ -153,7 +153,10 @@ class MainWindow(QMainWindow):
         # after FIRST_FRAME_FALLBACK_MS when no frame comes (no OpenGL)
         self._first_frame_done = False
         self.viewport.frameSwapped.connect(self._after_first_frame)
-        QTimer.singleShot(FIRST_FRAME_FALLBACK_MS, self._after_first_frame)
+        self._first_frame_fallback = QTimer(self)  # dies with the window
+        self._first_frame_fallback.setSingleShot(True)
+        self._first_frame_fallback.timeout.connect(self._after_first_frame)
+        self._first_frame_fallback.start(FIRST_FRAME_FALLBACK_MS)
         self.tree.node_selected.connect(self._on_node_selected)
         self.tree.edit_plugin_requested.connect(self.edit_plugin)
         self.tree.undo_stack.cleanChanged.connect(self._update_title)
@@ -172,6 +175,7 @@ class MainWindow(QMainWindow):
         if self._first_frame_done:
             return
         self._first_frame_done = True
+        self._first_frame_fallback.stop()
         self.viewport.frameSwapped.disconnect(self._after_first_frame)
         self.plots.prepare_graphs()
 
