@@ -46,9 +46,7 @@ class PlotGraphs:
         for row, (key, label, names) in enumerate(PLOT_SPECS):
             plot = self.layout_widget.addPlot(row=row, col=0)
             plot.setLabel("left", label)
-            plot.setRange(xRange=initial_range[0], yRange=initial_range[1], padding=0)
-            plot.enableAutoRange()
-            plot.setLimits(minYRange=min_span[key])
+            self._start_range(key, plot)
             plot.showGrid(x=True, y=True, alpha=0.3)
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).enableAutoSIPrefix(False)
@@ -68,13 +66,19 @@ class PlotGraphs:
 
     def reset_ranges(self) -> None:
         """Every plot back to the initial range, autoscaled, with its narrowest span."""
-        x_range, y_range = self.initial_range
         # the views at their laid-out widths first: the x link maps ranges
         # through them (equal widths, `TICK_LABELS_WIDTH`: the same range)
         self.layout_widget.ci.layout.activate()
         for plot in self.plots.values():
             plot.layout.activate()
         for key, plot in self.plots.items():
-            plot.setLimits(minYRange=self.min_span[key])
-            plot.setRange(xRange=x_range, yRange=y_range, padding=0)
-            plot.enableAutoRange()
+            self._start_range(key, plot)
+
+    def _start_range(self, key: str, plot: pg.PlotItem) -> None:
+        """``plot`` (of key ``key``) at the initial range, autoscaled, with its
+        narrowest span (the limits first: a wider one from the data would clip
+        the range)."""
+        x_range, y_range = self.initial_range
+        plot.setLimits(minYRange=self.min_span[key])
+        plot.setRange(xRange=x_range, yRange=y_range, padding=0)
+        plot.enableAutoRange()

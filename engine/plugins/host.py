@@ -70,8 +70,7 @@ from engine.sim.verdicts import INVALID, verdict_of
 #: Longest time [s] a step waits for a pending draw to take the lock first.
 DRAW_FIRST_WAIT = 0.1
 #: Callbacks run inside a step (destroying the world there abandons the step).
-_COLLIDE = COLLIDE
-_STEP_CALLBACKS = (_COLLIDE, "webots_physics_step", "webots_physics_step_end")
+_STEP_CALLBACKS = (COLLIDE, "webots_physics_step", "webots_physics_step_end")
 
 
 class PluginHost:
@@ -300,9 +299,9 @@ class PluginHost:
     def collide(self, g1, g2) -> int:
         """The plugin's verdict on a candidate pair: 0 default handling, 1 handled,
         2 handled and colliding (0 without a running collide callback)."""
-        if not self.running or not self.plugin.has(_COLLIDE):
+        if not self.running or not self.plugin.has(COLLIDE):
             return 0
-        return self._verdict(self._call(_COLLIDE, g1, g2))
+        return self._verdict(self._call(COLLIDE, g1, g2))
 
     def collide_session(self) -> AbstractContextManager[PairJudge]:
         """`collide` for one whole collision pass: a context manager giving a
@@ -312,14 +311,14 @@ class PluginHost:
         ``verdicts`` reads alike (`engine.sim.verdicts`). The watchdog times the
         pass (not each pair) and the plugin is made current once; faults as in
         `engine.plugins.collide_pass`."""
-        if not self.running or not self.plugin.has(_COLLIDE):
+        if not self.running or not self.plugin.has(COLLIDE):
             return nullcontext(judge_each(self.collide))
-        fn = self.plugin.callbacks[_COLLIDE]
+        fn = self.plugin.callbacks[COLLIDE]
         if self._collide_pass is None or self._collide_pass.fn is not fn:
             self._collide_pass = CollidePass(
                 fn, self.plugin.name, self, self.watchdog,
-                fault=lambda exc: self._fault(exc, _COLLIDE),
-                check=lambda: self._check_objects(_COLLIDE),
+                fault=lambda exc: self._fault(exc, COLLIDE),
+                check=lambda: self._check_objects(COLLIDE),
                 destroyed=lambda: bool(destroyed_objects(self.sim)),
                 invalid=self._verdict)
         return self._collide_pass
@@ -332,7 +331,7 @@ class PluginHost:
         verdict = verdict_of(result)
         if verdict == INVALID:
             self._fault(TypeError(f"webots_physics_collide() must return 0, 1 or 2, not "
-                                  f"{result!r}"), _COLLIDE)
+                                  f"{result!r}"), COLLIDE)
             return 0
         return verdict
 
@@ -358,7 +357,7 @@ class PluginHost:
         self.output.end_window()
         # the pair hook only while a running plugin judges pairs: without it the
         # simulation makes its default contacts in one batched pass
-        judging = self.running and self.plugin.has(_COLLIDE)
+        judging = self.running and self.plugin.has(COLLIDE)
         self.sim.collide_hook = self.collide if judging else None
         self.sim.collide_session = self.collide_session if judging else None
 
