@@ -26,7 +26,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.ode.collision.batch import SpaceContacts, make_contact_joints, space_contacts
-from engine.ode.collision.contact_select import pair_rule_numbers, select_contacts
+from engine.ode.collision.contact_select import (
+    ContactSelection,
+    pair_rule_numbers,
+    select_by_table,
+    select_contacts,
+)
 from engine.ode.constants import dContactFDir1
 from engine.ode.joints.contact import N_SURFACE, surface_record
 from engine.ode.structs import dJointFeedback
@@ -205,6 +210,23 @@ class PairRules:
                            zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
         return live, first, second, number
 
+    def selection(self, sc: SpaceContacts, only: np.ndarray | None,
+                  owner: np.ndarray) -> ContactSelection:
+        """The contacts kept of the candidate pairs of ``sc`` (all, or ``only``;
+        ``owner`` as for `pair_numbers`): those of the pairs with a rule, at
+        most its surface's maxContactJoints points each (the deepest, in contact
+        order), pairs met for the first time decided now."""
+        if self._table is not None:
+            # the usual pass: every owner pair met before, one compiled call
+            known, kept = select_by_table(
+                sc.counts, _NO_PAIRS if only is None else only, only is not None, sc.pairs,
+                owner, self._table, UNDECIDED, self.arrays()[3], sc.rows)
+            if known:
+                return kept
+        live, first, second, number = self.pair_numbers(sc, only, owner)
+        return select_contacts(live, first, second, number, sc.counts, sc.pairs,
+                               self.arrays()[3], sc.rows)
+
     def _decide(self, a: int, b: int) -> int:
         if self._table is None and (a, b) in self._sparse:
             return self._sparse[(a, b)]
@@ -295,12 +317,8 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     pair indices ``only`` (k,) int64, increasing, each with contacts)."""
     rules = how.rules
     records = rules.records
-    live, first, second, number = rules.pair_numbers(sc, only, how.solid_index.of(sc.ga.geoms))
+    kept = rules.selection(sc, only, how.solid_index.of(sc.ga.geoms))
     mode, values, need_fdir, max_contacts = rules.arrays()
-    # the pairs kept and of each at most its surface's maxContactJoints points
-    # (the deepest, in contact order)
-    kept = select_contacts(live, first, second, number, sc.counts, sc.pairs, max_contacts,
-                           sc.rows)
     number = kept.numbers
     if kept.first_over >= 0:
         k = kept.first_over
@@ -318,12 +336,14 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
         new_index = {c: k for k, c in enumerate(kept.source.tolist())}
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
-    fdir_pairs = np.flatnonzero(need_fdir[number])
+    # (most worlds have no rule with a friction direction: one look at the rules)
+    fdir_pairs = np.flatnonzero(need_fdir.take(number)) if need_fdir.any() else _NO_PAIRS
     if fdir_pairs.size:
         fdir = np.zeros((sel.rows.shape[0], 3))
         for c in np.flatnonzero(np.isin(kept.pair_of, fdir_pairs)).tolist():
             k = int(kept.pair_of[c])
             rot = rules.rules[int(number[k])].surface.friction_rotation[0]
             fdir[c] = how.fdir_of(sel.rows[c, 3:6], records[kept.owners[k, 0]], rot)
-    joint_rows = make_contact_joints(world, group, sel, values[number], mode[number], fdir)
+    joint_rows = make_contact_joints(world, group, sel, values.take(number, axis=0),
+                                     mode.take(number), fdir)
     return ContactBatch(joint_rows, sel.rows, kept.pair_of, kept.owners, records)

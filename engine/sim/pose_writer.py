@@ -60,6 +60,9 @@ class PoseWriter:
             self.ref_R[k] = ref.R
             self.ref_t[k] = ref.t
         self.rows = np.array([rec.ode_body.index for rec in moving], dtype=np.intp)
+        #: the rows as one slice when they are consecutive (the usual world: a
+        #: slice copy costs a fifth of a gather)
+        self.span = _consecutive(self.rows)
         self._solids = len(model.solids)
         self._frames_version = model.frames_version
         self._epoch = 0
@@ -84,7 +87,12 @@ class PoseWriter:
             return
         store = self.model.ode_world.bodies
         self._epoch += 1
-        self.current = StepPoses(self, self._epoch, store.R[self.rows], store.pos[self.rows])
+        span = self.span
+        if span is not None:
+            body_R, body_pos = store.R[span].copy(), store.pos[span].copy()
+        else:
+            body_R, body_pos = store.R.take(self.rows, axis=0), store.pos.take(self.rows, axis=0)
+        self.current = StepPoses(self, self._epoch, body_R, body_pos)
 
     def local_poses(self, body_R: np.ndarray, body_pos: np.ndarray) -> tuple[list, list]:
         """Every moving Solid's (translation (m, 3), rotation (m, 4)) field values,
@@ -102,6 +110,13 @@ class PoseWriter:
         local_t = matmul(ref_Rt, (world_t - ref_t)[:, :, None])[:, :, 0].tolist()
         local_rot = matrices_to_axis_angles(matmul(ref_Rt, world_R)).tolist()
         return local_t, local_rot
+
+
+def _consecutive(rows: np.ndarray) -> slice | None:
+    """``slice(rows[0], rows[-1] + 1)`` when ``rows`` (m,) counts up by one, else None."""
+    if rows.size == 0 or not np.array_equal(rows, np.arange(rows[0], rows[0] + rows.size)):
+        return None
+    return slice(int(rows[0]), int(rows[0]) + rows.size)
 
 
 class StepPoses:

@@ -6,7 +6,9 @@ of rule numbers indexed by the pair's owners (Webots' Solids, for
 `engine.sim.contact_batch`) and, for a pair that gave too many points, a
 choice of its deepest ones. These kernels do both for every candidate pair
 of a pass (`engine.ode.collision.batch.SpaceContacts`) in one call each,
-with the same result as deciding the pairs one by one in pair order.
+with the same result as deciding the pairs one by one in pair order;
+`select_by_table` does both in one call when the table already knows every
+pair (a pass's Python calls and returned arrays cost more than its work).
 """
 
 from __future__ import annotations
@@ -152,3 +154,20 @@ def select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow):
         q += 1
     return ContactSelection(kept_pairs, owners, numbers, got, pair_of, source, rows, g1, g2,
                             first_over, first_over_count)
+
+
+@njit(cache=True, nogil=True)
+def select_by_table(counts, only, use_only, pairs, owner, table, undecided, limit, crow):
+    """`pair_rule_numbers` then `select_contacts`, in one call.
+
+    The arguments are theirs; ``undecided`` is the table entry of an owner
+    pair not decided yet. Returns ``(known, selection)``: ``known`` False
+    (and an empty `ContactSelection`) when a pair's entry is ``undecided``,
+    for the caller to decide those entries and call the two kernels.
+    """
+    live, owner1, owner2, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
+    for i in range(number.shape[0]):
+        if number[i] == undecided:
+            none = np.zeros(0, dtype=np.int64)
+            return False, select_contacts(none, none, none, none, counts, pairs, limit, crow)
+    return True, select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
