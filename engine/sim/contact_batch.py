@@ -337,7 +337,8 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
         sel.extra = {new_index[c]: g for c, g in sc.extra.items() if c in new_index}
     fdir = None
     # (most worlds have no rule with a friction direction: one look at the rules)
-    fdir_pairs = np.flatnonzero(need_fdir.take(number)) if need_fdir.any() else _NO_PAIRS
+    fdir_pairs = (np.flatnonzero(need_fdir.take(number)) if np.count_nonzero(need_fdir)
+                  else _NO_PAIRS)
     if fdir_pairs.size:
         fdir = np.zeros((sel.rows.shape[0], 3))
         for c in np.flatnonzero(np.isin(kept.pair_of, fdir_pairs)).tolist():

@@ -96,7 +96,7 @@ class JudgedPass:
             world.before_joint_creation = None
             verdicts = self.verdicts
             first, second = self.first, self.second
-            for p in (np.flatnonzero(verdicts).tolist() if verdicts.any() else ()):
+            for p in (np.flatnonzero(verdicts).tolist() if np.count_nonzero(verdicts) else ()):
                 g1, g2 = first[p], second[p]
                 handled.add((id(g1), id(g2)))
                 if verdicts[p] == 2:
@@ -128,7 +128,7 @@ class JudgedPass:
         """The default contacts of the pass, the pairs the judge never asked
         about (after a fault) counting as 0 (``solids``: the model's Solid
         records)."""
-        if self.flushed == 0 and not self.verdicts.any():
+        if self.flushed == 0 and not np.count_nonzero(self.verdicts):
             # the usual pass: no pair handled, no joint made by the callback,
             # so the default contacts of every pair, as without a judge
             return default_contact_joints(self.sc, None, self.world, self.group, self.how)
