@@ -28,6 +28,8 @@ import numpy as np
 from engine.ode.collision.batch import SpaceContacts, make_contact_joints, space_contacts
 from engine.ode.collision.contact_select import (
     ContactSelection,
+    SelectedJoints,
+    make_selected_joints,
     pair_rule_numbers,
     select_by_table,
     select_contacts,
@@ -227,6 +229,21 @@ class PairRules:
         return select_contacts(live, first, second, number, sc.counts, sc.pairs,
                                self.arrays()[3], sc.rows)
 
+    def joints_in_one_call(self, sc: SpaceContacts, only: np.ndarray | None,
+                           owner: np.ndarray, world, group) -> SelectedJoints | None:
+        """`selection` and the contact joints of the contacts kept (into
+        ``world`` and ``group``) in one compiled call (`make_selected_joints`),
+        when nothing needs Python: every owner pair met before (a dense
+        table), no rule with a friction direction, the geoms' bodies in
+        ``world`` and no geoms given directly. None (nothing made) otherwise."""
+        if self._table is None or sc.extra or sc.ga.world is not world:
+            return None
+        mode, values, need_fdir, max_contacts = self.arrays()
+        if np.count_nonzero(need_fdir):
+            return None
+        return make_selected_joints(world, group, sc, only, owner, self._table, UNDECIDED,
+                                    max_contacts, values, mode)
+
     def _decide(self, a: int, b: int) -> int:
         if self._table is None and (a, b) in self._sparse:
             return self._sparse[(a, b)]
@@ -317,13 +334,16 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     pair indices ``only`` (k,) int64, increasing, each with contacts)."""
     rules = how.rules
     records = rules.records
-    kept = rules.selection(sc, only, how.solid_index.of(sc.ga.geoms))
-    mode, values, need_fdir, max_contacts = rules.arrays()
+    owner = how.solid_index.of(sc.ga.geoms)
+    made = rules.joints_in_one_call(sc, only, owner, world, group)
+    if made is not None:
+        _warn_too_many(made.kept, how)
+        return ContactBatch(made.joint_rows, made.kept.rows, made.kept.pair_of,
+                            made.kept.owners, records)
+    kept = rules.selection(sc, only, owner)
+    mode, values, need_fdir, _max_contacts = rules.arrays()
     number = kept.numbers
-    if kept.first_over >= 0:
-        k = kept.first_over
-        how.too_many(records[kept.owners[k, 0]], records[kept.owners[k, 1]],
-                     kept.first_over_count, int(max_contacts[number[k]]))
+    _warn_too_many(kept, how)
     sel = SpaceContacts()
     sel.ga = sc.ga
     sel.pairs = kept.pairs
@@ -348,3 +368,15 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     joint_rows = make_contact_joints(world, group, sel, values.take(number, axis=0),
                                      mode.take(number), fdir)
     return ContactBatch(joint_rows, sel.rows, kept.pair_of, kept.owners, records)
+
+
+def _warn_too_many(kept: ContactSelection, how: DefaultContactRules) -> None:
+    """``how.too_many`` about the first pair of ``kept`` that gave more points
+    than its surface keeps (if any)."""
+    if kept.first_over < 0:
+        return
+    k = kept.first_over
+    records = how.rules.records
+    limit = int(how.rules.arrays()[3][kept.numbers[k]])
+    how.too_many(records[kept.owners[k, 0]], records[kept.owners[k, 1]], kept.first_over_count,
+                 limit)

@@ -352,7 +352,7 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
     modes = np.ascontiguousarray(modes)
     fd = _NO_FDIR if fdir1 is None else np.ascontiguousarray(
         np.asarray(fdir1, dtype=np.float64).reshape(-1, 3))
-    base = JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
+    base = contact_flags(group)
     seq0 = store.next_seq    # the first new joint's creation number
     key = store.next_batch
     store.reserve(m)
@@ -361,20 +361,37 @@ def make_contact_joints(world, group, sc: SpaceContacts, surface: np.ndarray, mo
                                 store.free_rows, store.free_count, store.count, store.type,
                                 store.flags, store.seq, store.body, store.attach_seq, store.data,
                                 store.idata, store.bulk)
+    keep_contact_joints(world, group, rows, seq0, ga.geoms, sc.g1, sc.g2, sc.extra)
+    return rows
+
+
+def contact_flags(group) -> int:
+    """The flags of a contact joint made into ``group`` (or None)."""
+    return JF_ALIVE | JF_ENABLED | (JF_IN_GROUP if group is not None else 0)
+
+
+def keep_contact_joints(world, group, rows: np.ndarray, seq0: int, geoms: list,
+                        g1: np.ndarray, g2: np.ndarray, extra: dict) -> None:
+    """Account for the contact joints :func:`write_contact_joints` just wrote
+    into ``world``'s store: rows ``rows`` (m,) int64 (m > 0), numbered from
+    ``seq0`` (the store's ``next_seq`` before), between the geoms ``g1``,
+    ``g2`` (m,) (indices into ``geoms``; ``extra``: {k: (g1, g2)} given
+    directly). ``group`` (or None) keeps them as one batch."""
+    store = world.joints
+    m = rows.shape[0]
     store.commit_taken(m)
     store.next_seq += m
     store.next_attach += m
     # handles are made on demand and the bodies' joint lists take these rows
     # when asked (engine.ode.joints.bulk); the group keeps the batch
-    batch = JointBatch(world, group, ContactJoint, rows, seq0, ga.geoms,
-                       sc.g1, sc.g2, sc.extra, record_floats=CONTACT_RECORD.float_size)
+    batch = JointBatch(world, group, ContactJoint, rows, seq0, geoms, g1, g2, extra,
+                       record_floats=CONTACT_RECORD.float_size)
     register_batch(batch)
     if group is not None:
         group.members.append(batch)
     else:
         adopt_rows(world, rows)
         retire_batch(batch)
-    return rows
 
 
 _NO_FDIR = np.zeros((0, 3))

@@ -8,7 +8,8 @@ choice of its deepest ones. These kernels do both for every candidate pair
 of a pass (`engine.ode.collision.batch.SpaceContacts`) in one call each,
 with the same result as deciding the pairs one by one in pair order;
 `select_by_table` does both in one call when the table already knows every
-pair (a pass's Python calls and returned arrays cost more than its work).
+pair (a pass's Python calls and returned arrays cost more than its work), and
+`make_selected_joints` also writes the contact joints of the contacts kept.
 """
 
 from __future__ import annotations
@@ -17,6 +18,14 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
+
+from engine.ode.collision.batch import (
+    SpaceContacts,
+    contact_flags,
+    keep_contact_joints,
+    write_contact_joints,
+)
+from engine.ode.constants import dJointTypeContact
 
 
 class ContactSelection(NamedTuple):
@@ -171,3 +180,72 @@ def select_by_table(counts, only, use_only, pairs, owner, table, undecided, limi
             none = np.zeros(0, dtype=np.int64)
             return False, select_contacts(none, none, none, none, counts, pairs, limit, crow)
     return True, select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
+
+
+class SelectedJoints(NamedTuple):
+    """What `make_selected_joints` made: the contacts kept (`ContactSelection`)
+    and the joint store rows of their joints (s,) int64, in contact order."""
+
+    kept: ContactSelection
+    joint_rows: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def select_and_write(counts, only, use_only, pairs, owner, table, undecided, limit, crow,
+                     values, modes, gbody, base_flags, joint_type, batch_key, first_seq,
+                     first_attach, free_rows, free_count, count, types, jflags, jseq, jbody,
+                     attach_seq, data, idata, bulk):
+    """`select_by_table`, then the contact joints of the contacts kept, each
+    with its pair's rule: surface values ``values[number]`` (R, 14) and mode
+    ``modes[number]`` (R,) (`write_contact_joints`, whose store arguments
+    these are; the caller made room for every contact of ``crow``).
+
+    Returns ``(known, selection, joint rows (s,))``; nothing is written when
+    ``known`` is False.
+    """
+    known, kept = select_by_table(counts, only, use_only, pairs, owner, table, undecided, limit,
+                                  crow)
+    if not known:
+        return False, kept, np.zeros(0, dtype=np.int64)
+    q = kept.numbers.shape[0]
+    pair_values = np.empty((q, values.shape[1]))
+    pair_modes = np.empty(q, dtype=np.int64)
+    for i in range(q):
+        number = kept.numbers[i]
+        for k in range(values.shape[1]):
+            pair_values[i, k] = values[number, k]
+        pair_modes[i] = modes[number]
+    rows = write_contact_joints(kept.rows, kept.g1, kept.g2, gbody, kept.counts, pair_values,
+                                pair_modes, True, np.zeros((0, 3)), base_flags, joint_type,
+                                batch_key, first_seq, first_attach, free_rows, free_count, count,
+                                types, jflags, jseq, jbody, attach_seq, data, idata, bulk)
+    return True, kept, rows
+
+
+def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | None,
+                         owner: np.ndarray, table: np.ndarray, undecided: int,
+                         limit: np.ndarray, values: np.ndarray,
+                         modes: np.ndarray) -> SelectedJoints | None:
+    """The contacts of ``sc`` kept by the rule table (`select_by_table`: all
+    the candidate pairs, or ``only`` (k,) int64) and their contact joints in
+    ``world`` and ``group``, each with its rule's surface ``values (R, 14)``
+    and mode ``modes (R,)``, in one compiled call. None (and nothing made)
+    when the table has a pair not decided yet; the geoms of ``sc`` must have
+    their bodies in ``world`` and no geoms given directly (``sc.extra``)."""
+    store = world.joints
+    seq0 = store.next_seq
+    store.reserve(sc.rows.shape[0])  # room for every contact: at most these are kept
+    known, kept, rows = select_and_write(
+        sc.counts, _NO_INDICES if only is None else only, only is not None, sc.pairs, owner,
+        table, undecided, limit, sc.rows, values, modes, sc.ga.body, contact_flags(group),
+        dJointTypeContact, store.next_batch, seq0, store.next_attach, store.free_rows,
+        store.free_count, store.count, store.type, store.flags, store.seq, store.body,
+        store.attach_seq, store.data, store.idata, store.bulk)
+    if not known:
+        return None
+    if rows.shape[0]:
+        keep_contact_joints(world, group, rows, seq0, sc.ga.geoms, kept.g1, kept.g2, {})
+    return SelectedJoints(kept, rows)
+
+
+_NO_INDICES = np.zeros(0, dtype=np.int64)

@@ -148,3 +148,52 @@ def test_without_feedback_the_contacts_carry_none(batched: bool) -> None:
     sim.record_contact_feedback = False
     sim.step()
     assert sim.contacts and all(p.feedback is None for p in sim.contacts)
+
+
+#: the same world with rules that need no friction direction: the rule lookup,
+#: the choice of points and the joints are one compiled call
+PLAIN_PROPS = ('contactProperties [ ContactProperties { material1 "floor" material2 "rubber" '
+               "coulombFriction 0.3 bounce 0.2 maxContactJoints 2 } "
+               'ContactProperties { material1 "floor" material2 "slippery" '
+               "coulombFriction 0.1 forceDependentSlip [ 0.01 ] softCFM 0.0005 } ]")
+
+
+def _plain_sim(batched: bool):
+    sim = make_sim(WORLD, PLAIN_PROPS)
+    sim.record_contact_feedback = True
+    sim._handler.batched = batched
+    return sim
+
+
+def test_the_one_call_pass_makes_the_per_pair_joints(monkeypatch) -> None:
+    import engine.sim.contact_batch as contact_batch
+
+    made = []
+
+    def spy(*args, **kwargs):
+        result = real(*args, **kwargs)
+        made.append(result)
+        return result
+
+    real = contact_batch.make_selected_joints
+    monkeypatch.setattr(contact_batch, "make_selected_joints", spy)
+    batched, per_pair = _plain_sim(True), _plain_sim(False)
+    batched._handler.run(0.0)  # pairs met for the first time: decided, then the two calls
+    ode.dJointGroupEmpty(batched.contact_group)
+    batched._handler.run(0.0)
+    per_pair._handler.run(0.0)
+    assert [m is not None for m in made] == [False, True]
+    a, b = _joint_records(batched), _joint_records(per_pair)
+    assert len(a[0]) > 10
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(x, y)
+    assert any("keeping the deepest 2" in t for _, t in batched.console.lines)
+
+
+def test_the_one_call_pass_keeps_trajectories_bit_identical() -> None:
+    batched, per_pair = _plain_sim(True), _plain_sim(False)
+    for _ in range(120):
+        batched.step()
+        per_pair.step()
+    assert np.array_equal(_state(batched), _state(per_pair))
+    assert [t for _, t in batched.console.lines] == [t for _, t in per_pair.console.lines]
