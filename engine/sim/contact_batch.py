@@ -337,13 +337,16 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     owner = how.solid_index.of(sc.ga.geoms)
     made = rules.joints_in_one_call(sc, only, owner, world, group)
     if made is not None:
-        _warn_too_many(made.kept, how)
-        return ContactBatch(made.joint_rows, made.kept.rows, made.kept.pair_of,
-                            made.kept.owners, records)
+        if made.first_over >= 0:
+            _warn_too_many(how, made.owners[made.first_over], made.first_over_count,
+                           made.first_over_limit)
+        return ContactBatch(made.joint_rows, made.rows, made.pair_of, made.owners, records)
     kept = rules.selection(sc, only, owner)
-    mode, values, need_fdir, _max_contacts = rules.arrays()
+    mode, values, need_fdir, max_contacts = rules.arrays()
     number = kept.numbers
-    _warn_too_many(kept, how)
+    if kept.first_over >= 0:
+        _warn_too_many(how, kept.owners[kept.first_over], kept.first_over_count,
+                       int(max_contacts[number[kept.first_over]]))
     sel = SpaceContacts()
     sel.ga = sc.ga
     sel.pairs = kept.pairs
@@ -370,13 +373,9 @@ def default_contact_joints(sc: SpaceContacts, only: np.ndarray | None, world, gr
     return ContactBatch(joint_rows, sel.rows, kept.pair_of, kept.owners, records)
 
 
-def _warn_too_many(kept: ContactSelection, how: DefaultContactRules) -> None:
-    """``how.too_many`` about the first pair of ``kept`` that gave more points
-    than its surface keeps (if any)."""
-    if kept.first_over < 0:
-        return
-    k = kept.first_over
+def _warn_too_many(how: DefaultContactRules, owners: np.ndarray, count: int,
+                   keep: int) -> None:
+    """``how.too_many`` about a pair of owners ``owners`` (2,) (indices into the
+    Solid records) that gave ``count`` points, of which its surface keeps ``keep``."""
     records = how.rules.records
-    limit = int(how.rules.arrays()[3][kept.numbers[k]])
-    how.too_many(records[kept.owners[k, 0]], records[kept.owners[k, 1]], kept.first_over_count,
-                 limit)
+    how.too_many(records[owners[0]], records[owners[1]], count, keep)

@@ -183,11 +183,22 @@ def select_by_table(counts, only, use_only, pairs, owner, table, undecided, limi
 
 
 class SelectedJoints(NamedTuple):
-    """What `make_selected_joints` made: the contacts kept (`ContactSelection`)
-    and the joint store rows of their joints (s,) int64, in contact order."""
+    """What `make_selected_joints` made: the contact joints of the contacts
+    kept (s of them, from q pairs), as `select_contacts` chooses them.
 
-    kept: ContactSelection
-    joint_rows: np.ndarray
+    Only what the callers read is returned: each array handed back to Python
+    costs more than choosing the contacts of a small pass."""
+
+    known: bool             #: False: a pair's rule is not decided yet (nothing made)
+    joint_rows: np.ndarray  #: (s,) int64 the joints' store rows, in contact order
+    rows: np.ndarray        #: (s, 9) the contact rows
+    pair_of: np.ndarray     #: (s,) int64 the contact's pair (index into ``owners``)
+    owners: np.ndarray      #: (q, 2) int64 the pair's owners
+    g1: np.ndarray          #: (s,) int64 the contact's first geom
+    g2: np.ndarray          #: (s,) int64 the contact's second geom
+    first_over: int         #: first pair (index into ``owners``) over its limit, -1: none
+    first_over_count: int   #: the contacts that pair gave (0: none)
+    first_over_limit: int   #: the contacts its rule keeps (0: none)
 
 
 @njit(cache=True, nogil=True)
@@ -200,13 +211,13 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
     ``modes[number]`` (R,) (`write_contact_joints`, whose store arguments
     these are; the caller made room for every contact of ``crow``).
 
-    Returns ``(known, selection, joint rows (s,))``; nothing is written when
-    ``known`` is False.
+    Returns a `SelectedJoints`; nothing is written when it is not ``known``.
     """
     known, kept = select_by_table(counts, only, use_only, pairs, owner, table, undecided, limit,
                                   crow)
     if not known:
-        return False, kept, np.zeros(0, dtype=np.int64)
+        return SelectedJoints(False, np.zeros(0, dtype=np.int64), kept.rows, kept.pair_of,
+                              kept.owners, kept.g1, kept.g2, -1, 0, 0)
     q = kept.numbers.shape[0]
     pair_values = np.empty((q, values.shape[1]))
     pair_modes = np.empty(q, dtype=np.int64)
@@ -219,7 +230,11 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
                                 pair_modes, True, np.zeros((0, 3)), base_flags, joint_type,
                                 batch_key, first_seq, first_attach, free_rows, free_count, count,
                                 types, jflags, jseq, jbody, attach_seq, data, idata, bulk)
-    return True, kept, rows
+    over_limit = 0
+    if kept.first_over >= 0:
+        over_limit = limit[kept.numbers[kept.first_over]]
+    return SelectedJoints(True, rows, kept.rows, kept.pair_of, kept.owners, kept.g1, kept.g2,
+                          kept.first_over, kept.first_over_count, over_limit)
 
 
 def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | None,
@@ -235,17 +250,18 @@ def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | Non
     store = world.joints
     seq0 = store.next_seq
     store.reserve(sc.rows.shape[0])  # room for every contact: at most these are kept
-    known, kept, rows = select_and_write(
+    made = select_and_write(
         sc.counts, _NO_INDICES if only is None else only, only is not None, sc.pairs, owner,
         table, undecided, limit, sc.rows, values, modes, sc.ga.body, contact_flags(group),
         dJointTypeContact, store.next_batch, seq0, store.next_attach, store.free_rows,
         store.free_count, store.count, store.type, store.flags, store.seq, store.body,
         store.attach_seq, store.data, store.idata, store.bulk)
-    if not known:
+    if not made.known:
         return None
-    if rows.shape[0]:
-        keep_contact_joints(world, group, rows, seq0, sc.ga.geoms, kept.g1, kept.g2, {})
-    return SelectedJoints(kept, rows)
+    if made.joint_rows.shape[0]:
+        keep_contact_joints(world, group, made.joint_rows, seq0, sc.ga.geoms, made.g1, made.g2,
+                            {})
+    return made
 
 
 _NO_INDICES = np.zeros(0, dtype=np.int64)
