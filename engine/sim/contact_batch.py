@@ -238,6 +238,20 @@ class PairRules:
         ``world`` and no geoms given directly. None (nothing made) otherwise."""
         if self._table is None or sc.extra or sc.ga.world is not world:
             return None
+        made = self._selected_joints(sc, only, owner, world, group)
+        if made is not None and not made.known:
+            # owner pairs met for the first time: decide them in pair order, then
+            # again (every pair is known now; a new rule may need a friction direction)
+            for a, b in made.owners.tolist():
+                if self._table[a, b] == UNDECIDED:
+                    self._decide(a, b)
+            made = self._selected_joints(sc, only, owner, world, group)
+        return made
+
+    def _selected_joints(self, sc: SpaceContacts, only: np.ndarray | None, owner: np.ndarray,
+                         world, group) -> SelectedJoints | None:
+        """`make_selected_joints` by the rules decided so far; None when one
+        of them needs a friction direction."""
         mode, values, need_fdir, max_contacts = self.arrays()
         if np.count_nonzero(need_fdir):
             return None

@@ -189,11 +189,12 @@ class SelectedJoints(NamedTuple):
     Only what the callers read is returned: each array handed back to Python
     costs more than choosing the contacts of a small pass."""
 
-    known: bool             #: False: a pair's rule is not decided yet (nothing made)
+    known: bool             #: False: some pairs' rules are not decided yet (nothing made)
     joint_rows: np.ndarray  #: (s,) int64 the joints' store rows, in contact order
     rows: np.ndarray        #: (s, 9) the contact rows
     pair_of: np.ndarray     #: (s,) int64 the contact's pair (index into ``owners``)
-    owners: np.ndarray      #: (q, 2) int64 the pair's owners
+    owners: np.ndarray      #: (q, 2) int64 the pair's owners (when not ``known``: those
+                            #: of the pairs not decided, in pair order)
     g1: np.ndarray          #: (s,) int64 the contact's first geom
     g2: np.ndarray          #: (s,) int64 the contact's second geom
     first_over: int         #: first pair (index into ``owners``) over its limit, -1: none
@@ -211,13 +212,27 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
     ``modes[number]`` (R,) (`write_contact_joints`, whose store arguments
     these are; the caller made room for every contact of ``crow``).
 
-    Returns a `SelectedJoints`; nothing is written when it is not ``known``.
+    Returns a `SelectedJoints`; when a pair's table entry is ``undecided``,
+    nothing is written and its ``owners`` are those of the pairs to decide.
     """
-    known, kept = select_by_table(counts, only, use_only, pairs, owner, table, undecided, limit,
-                                  crow)
-    if not known:
-        return SelectedJoints(False, np.zeros(0, dtype=np.int64), kept.rows, kept.pair_of,
-                              kept.owners, kept.g1, kept.g2, -1, 0, 0)
+    live, owner1, owner2, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
+    u = 0
+    for i in range(number.shape[0]):
+        if number[i] == undecided:
+            u += 1
+    if u:
+        # the owner pairs to decide, in pair order, and nothing made
+        waiting = np.empty((u, 2), dtype=np.int64)
+        u = 0
+        for i in range(number.shape[0]):
+            if number[i] == undecided:
+                waiting[u, 0] = owner1[i]
+                waiting[u, 1] = owner2[i]
+                u += 1
+        none = np.zeros(0, dtype=np.int64)
+        return SelectedJoints(False, none, np.zeros((0, crow.shape[1])), none, waiting, none,
+                              none, -1, 0, 0)
+    kept = select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
     q = kept.numbers.shape[0]
     pair_values = np.empty((q, values.shape[1]))
     pair_modes = np.empty(q, dtype=np.int64)
@@ -240,13 +255,14 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
 def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | None,
                          owner: np.ndarray, table: np.ndarray, undecided: int,
                          limit: np.ndarray, values: np.ndarray,
-                         modes: np.ndarray) -> SelectedJoints | None:
+                         modes: np.ndarray) -> SelectedJoints:
     """The contacts of ``sc`` kept by the rule table (`select_by_table`: all
     the candidate pairs, or ``only`` (k,) int64) and their contact joints in
     ``world`` and ``group``, each with its rule's surface ``values (R, 14)``
-    and mode ``modes (R,)``, in one compiled call. None (and nothing made)
-    when the table has a pair not decided yet; the geoms of ``sc`` must have
-    their bodies in ``world`` and no geoms given directly (``sc.extra``)."""
+    and mode ``modes (R,)``, in one compiled call. When the table has pairs
+    not decided yet, nothing is made and the result is not ``known`` (its
+    ``owners``: those pairs'); the geoms of ``sc`` must have their bodies in
+    ``world`` and no geoms given directly (``sc.extra``)."""
     store = world.joints
     seq0 = store.next_seq
     store.reserve(sc.rows.shape[0])  # room for every contact: at most these are kept
@@ -256,9 +272,7 @@ def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | Non
         dJointTypeContact, store.next_batch, seq0, store.next_attach, store.free_rows,
         store.free_count, store.count, store.type, store.flags, store.seq, store.body,
         store.attach_seq, store.data, store.idata, store.bulk)
-    if not made.known:
-        return None
-    if made.joint_rows.shape[0]:
+    if made.known and made.joint_rows.shape[0]:
         keep_contact_joints(world, group, made.joint_rows, seq0, sc.ga.geoms, made.g1, made.g2,
                             {})
     return made
