@@ -37,6 +37,15 @@ def verdict_codes(results: list) -> np.ndarray:
     return plugin_verdicts(results).codes
 
 
+def _all_zero(results: list) -> bool:
+    """True when every return value equals 0 (False for a value whose
+    comparison raises: `plugin_verdicts` judges those)."""
+    try:
+        return results.count(0) == len(results)
+    except Exception:  # an __eq__ or a truth value that raises
+        return False
+
+
 class CollidePass:
     """The collide callback ``fn`` of plugin ``plugin_name``, run for host
     ``host`` under ``watchdog``.
@@ -48,7 +57,7 @@ class CollidePass:
     that is no verdict."""
 
     __slots__ = ("fn", "plugin_name", "watchdog", "fault", "check", "destroyed", "invalid",
-                 "judge", "_current", "_previous")
+                 "judge", "_current", "_previous", "_listening", "_pairs", "_pair_count")
 
     def __init__(self, fn: Callable, plugin_name: str, host: object, watchdog: Watchdog,
                  fault: Callable[[BaseException], None], check: Callable[[], None],
@@ -63,6 +72,10 @@ class CollidePass:
         self.judge = PairJudge(self.ask, verdict_codes)
         self._current = running(host)
         self._previous = None
+        # one listener for every pass (made once: the pass runs every step)
+        self._listening = listening(self._end_pass_if_destroyed)
+        self._pairs = None  # the pass's pair iterator while it asks
+        self._pair_count = 0
 
     def __enter__(self) -> PairJudge:
         self._previous = self.watchdog.enter(self.plugin_name, COLLIDE)
@@ -89,24 +102,32 @@ class CollidePass:
     def ask(self, first: list, second: list, results: list) -> np.ndarray:
         """Ask about the pairs ``(first[k], second[k])`` in order, appending each
         return value to ``results`` as it comes; their verdicts (k,) uint8."""
-        pairs = iter(first)
-
-        def end_pass_if_destroyed() -> None:
-            # runs inside the plugin's destroy call: running the pairs'
-            # iterator to its end ends the loop once the call returns
-            if self.destroyed():
-                pairs.__setstate__(len(first))
-
+        self._pairs = pairs = iter(first)
+        self._pair_count = len(first)
         try:
-            with listening(end_pass_if_destroyed):
+            with self._listening:
                 # one C loop over the pairs, each return value appended as soon
                 # as the call returns (list.extend keeps those given before an
                 # exception)
                 results.extend(map(self.fn, pairs, second))
         except BaseException as exc:  # sys.exit() in a plugin must not end the app
             self.fault(exc)
+        finally:
+            self._pairs = None
         self.check()
+        if _all_zero(results):
+            # the usual pass: every pair left to the default contacts
+            return np.zeros(len(results), dtype=np.uint8)
         verdicts = plugin_verdicts(results)
         if verdicts.first_invalid >= 0:
             self.invalid(results[verdicts.first_invalid])
         return verdicts.codes
+
+    def _end_pass_if_destroyed(self) -> None:
+        """Runs after every destruction while the pass asks (inside the
+        plugin's destroy call): when one of the simulation's objects is gone,
+        running the pairs' iterator to its end ends the loop once the call
+        returns."""
+        pairs = self._pairs
+        if pairs is not None and self.destroyed():
+            pairs.__setstate__(self._pair_count)

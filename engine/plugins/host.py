@@ -283,7 +283,8 @@ class PluginHost:
     def step(self) -> bool:
         """One `Simulation.step` with `lock` held (what the engine thread calls);
         a draw waiting for the lock runs first (at most `DRAW_FIRST_WAIT` s)."""
-        self._no_draw_waiting.wait(DRAW_FIRST_WAIT)
+        if not self._no_draw_waiting.is_set():  # (is_set: no lock taken when none waits)
+            self._no_draw_waiting.wait(DRAW_FIRST_WAIT)
         with self.lock:
             try:
                 return self.sim.step()
