@@ -114,8 +114,10 @@ def test_contact_points_match() -> None:
     assert any(np.abs(p.feedback.f1).sum() > 0.0 for p in ca)
 
 
-def test_trajectories_are_bit_identical() -> None:
-    batched, per_pair = _sim(True), _sim(False)
+@pytest.mark.parametrize("props", [PROPS, "plain"], ids=["friction directions", "one call"])
+def test_trajectories_are_bit_identical(props: str) -> None:
+    make = _plain_sim if props == "plain" else _sim
+    batched, per_pair = make(True), make(False)
     for _ in range(120):
         batched.step()
         per_pair.step()
@@ -188,11 +190,3 @@ def test_the_one_call_pass_makes_the_per_pair_joints(monkeypatch) -> None:
         assert np.array_equal(x, y)
     assert any("keeping the deepest 2" in t for _, t in batched.console.lines)
 
-
-def test_the_one_call_pass_keeps_trajectories_bit_identical() -> None:
-    batched, per_pair = _plain_sim(True), _plain_sim(False)
-    for _ in range(120):
-        batched.step()
-        per_pair.step()
-    assert np.array_equal(_state(batched), _state(per_pair))
-    assert [t for _, t in batched.console.lines] == [t for _, t in per_pair.console.lines]
