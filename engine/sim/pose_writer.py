@@ -113,10 +113,13 @@ class PoseWriter:
 
 
 def _consecutive(rows: np.ndarray) -> slice | None:
-    """``slice(rows[0], rows[-1] + 1)`` when ``rows`` (m,) counts up by one, else None."""
-    if rows.size == 0 or not np.array_equal(rows, np.arange(rows[0], rows[0] + rows.size)):
+    """The slice of ``rows`` (m,) when they count up by one from their first, else None."""
+    if rows.size == 0:
         return None
-    return slice(int(rows[0]), int(rows[0]) + rows.size)
+    start = int(rows.min())  # the first, if they count up
+    if not np.array_equal(rows, np.arange(start, start + rows.size)):
+        return None
+    return slice(start, start + rows.size)
 
 
 class StepPoses:

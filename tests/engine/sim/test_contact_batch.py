@@ -189,4 +189,3 @@ def test_the_one_call_pass_makes_the_per_pair_joints(monkeypatch) -> None:
     for x, y in zip(a, b, strict=True):
         assert np.array_equal(x, y)
     assert any("keeping the deepest 2" in t for _, t in batched.console.lines)
-

@@ -78,3 +78,21 @@ def test_reset_and_rebuild_keep_the_poses_right() -> None:
     assert ball.get("translation") == (0.0, 0.0, 0.5)
     sim.step()
     assert ball.get("translation")[2] < 0.5
+
+
+def test_the_step_poses_are_the_bodies_rows_in_order_or_not() -> None:
+    from engine.sim.pose_writer import _consecutive
+
+    sim = make_sim(WORLD)
+    sim.step()
+    writer = sim._pose_writer
+    store = sim.model.ode_world.bodies
+    assert writer.rows.size == 2 and writer.span is not None  # one slice copy
+    for rows in (writer.rows, writer.rows[::-1].copy()):  # then a take
+        writer.rows, writer.span = rows, _consecutive(rows)
+        writer.write()
+        np.testing.assert_array_equal(writer.current.body_pos, store.pos[rows])
+        np.testing.assert_array_equal(writer.current.body_R, store.R[rows])
+    assert writer.span is None
+    assert _consecutive(np.array([3, 4, 5])) == slice(3, 6)
+    assert _consecutive(np.array([3, 5])) is None
