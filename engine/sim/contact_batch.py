@@ -233,9 +233,10 @@ class PairRules:
                            owner: np.ndarray, world, group) -> SelectedJoints | None:
         """`selection` and the contact joints of the contacts kept (into
         ``world`` and ``group``) in one compiled call (`make_selected_joints`),
-        when nothing needs Python: every owner pair met before (a dense
-        table), no rule with a friction direction, the geoms' bodies in
-        ``world`` and no geoms given directly. None (nothing made) otherwise."""
+        when nothing needs Python: a dense rule table (owner pairs met for
+        the first time are decided first, then the call runs again), no rule
+        with a friction direction, the geoms' bodies in ``world`` and no geoms
+        given directly. None (nothing made) otherwise."""
         if self._table is None or sc.extra or sc.ga.world is not world:
             return None
         made = self._selected_joints(sc, only, owner, world, group)
