@@ -37,15 +37,6 @@ def verdict_codes(results: list) -> np.ndarray:
     return plugin_verdicts(results).codes
 
 
-def _all_zero(results: list) -> bool:
-    """True when every return value equals 0 (False for a value whose
-    comparison raises: `plugin_verdicts` judges those)."""
-    try:
-        return results.count(0) == len(results)
-    except Exception:  # an __eq__ or a truth value that raises
-        return False
-
-
 class CollidePass:
     """The collide callback ``fn`` of plugin ``plugin_name``, run for host
     ``host`` under ``watchdog``.
@@ -115,9 +106,6 @@ class CollidePass:
         finally:
             self._pairs = None
         self.check()
-        if _all_zero(results):
-            # the usual pass: every pair left to the default contacts
-            return np.zeros(len(results), dtype=np.uint8)
         verdicts = plugin_verdicts(results)
         if verdicts.first_invalid >= 0:
             self.invalid(results[verdicts.first_invalid])
