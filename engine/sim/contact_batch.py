@@ -30,7 +30,6 @@ from engine.ode.collision.contact_select import (
     ContactSelection,
     SelectedJoints,
     make_selected_joints,
-    pair_rule_numbers,
     select_by_table,
     select_contacts,
 )
@@ -191,43 +190,39 @@ class PairRules:
         self._by_surface: dict[tuple[int, bool], int] = {}
         self._arrays_for = -1
 
-    def pair_numbers(self, sc: SpaceContacts, only: np.ndarray | None,
-                     owner: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(live, first, second, number)`` (k,) int64 each: the candidate pairs
-        of ``sc`` with contacts (all, or ``only``), their Solid records (index
-        into ``records``, -1: a geom of no Solid; ``owner (g,)`` per geom) and
-        their rule numbers (NO_RULE: the pair makes no contacts), pairs met for
-        the first time decided now, in pair order."""
-        if self._table is not None:
-            live, first, second, number = pair_rule_numbers(
+    def selection(self, sc: SpaceContacts, only: np.ndarray | None,
+                  owner: np.ndarray) -> ContactSelection:
+        """The contacts kept of the candidate pairs of ``sc`` (all, or ``only``
+        (k,) int64; ``owner (g,)`` the Solid record of each geom, an index into
+        ``records``, -1 for none): those of the pairs with a rule, at most its
+        surface's maxContactJoints points each (the deepest, in contact order),
+        pairs met for the first time decided now, in pair order."""
+        if self._table is None:
+            live, first, second, number = self._sparse_pair_numbers(sc, only, owner)
+            return select_contacts(live, first, second, number, sc.counts, sc.pairs,
+                                   self.arrays()[3], sc.rows)
+        while True:
+            # one compiled call; owner pairs met for the first time come back,
+            # are decided, and the call runs again (then every pair is known)
+            waiting, kept = select_by_table(
                 sc.counts, _NO_PAIRS if only is None else only, only is not None, sc.pairs,
-                owner, self._table)
-            for i in np.flatnonzero(number == UNDECIDED).tolist():
-                number[i] = self._decide(int(first[i]), int(second[i]))
-            return live, first, second, number
+                owner, self._table, UNDECIDED, self.arrays()[3], sc.rows)
+            if not waiting.shape[0]:
+                return kept
+            self._decide_waiting(waiting)
+
+    def _sparse_pair_numbers(self, sc: SpaceContacts, only: np.ndarray | None, owner: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Without a dense table: ``(live, first, second, number)`` (k,) int64
+        each, the candidate pairs of ``sc`` with contacts (all, or ``only``),
+        their Solid records (-1: a geom of no Solid) and their rule numbers
+        (NO_RULE: the pair makes no contacts), decided in pair order."""
         live = np.flatnonzero(sc.counts > 0) if only is None else only
         first = owner[sc.pairs[live, 0]]
         second = owner[sc.pairs[live, 1]]
         number = np.array([self._decide(a, b) if a >= 0 and b >= 0 else NO_RULE for a, b in
                            zip(first.tolist(), second.tolist(), strict=True)], dtype=np.int64)
         return live, first, second, number
-
-    def selection(self, sc: SpaceContacts, only: np.ndarray | None,
-                  owner: np.ndarray) -> ContactSelection:
-        """The contacts kept of the candidate pairs of ``sc`` (all, or ``only``;
-        ``owner`` as for `pair_numbers`): those of the pairs with a rule, at
-        most its surface's maxContactJoints points each (the deepest, in contact
-        order), pairs met for the first time decided now."""
-        if self._table is not None:
-            # the usual pass: every owner pair met before, one compiled call
-            known, kept = select_by_table(
-                sc.counts, _NO_PAIRS if only is None else only, only is not None, sc.pairs,
-                owner, self._table, UNDECIDED, self.arrays()[3], sc.rows)
-            if known:
-                return kept
-        live, first, second, number = self.pair_numbers(sc, only, owner)
-        return select_contacts(live, first, second, number, sc.counts, sc.pairs,
-                               self.arrays()[3], sc.rows)
 
     def joints_in_one_call(self, sc: SpaceContacts, only: np.ndarray | None,
                            owner: np.ndarray, world, group) -> SelectedJoints | None:
@@ -243,9 +238,7 @@ class PairRules:
         if made is not None and not made.known:
             # owner pairs met for the first time: decide them in pair order, then
             # again (every pair is known now; a new rule may need a friction direction)
-            for a, b in made.owners.tolist():
-                if self._table[a, b] == UNDECIDED:
-                    self._decide(a, b)
+            self._decide_waiting(made.owners)
             made = self._selected_joints(sc, only, owner, world, group)
         return made
 
@@ -258,6 +251,13 @@ class PairRules:
             return None
         return make_selected_joints(world, group, sc, only, owner, self._table, UNDECIDED,
                                     max_contacts, values, mode)
+
+    def _decide_waiting(self, owners: np.ndarray) -> None:
+        """Decide the owner pairs ``owners`` (u, 2) not decided yet, in order
+        (a pair may come more than once)."""
+        for a, b in owners.tolist():
+            if self._table[a, b] == UNDECIDED:
+                self._decide(a, b)
 
     def _decide(self, a: int, b: int) -> int:
         if self._table is None and (a, b) in self._sparse:

@@ -7,8 +7,9 @@ of rule numbers indexed by the pair's owners (Webots' Solids, for
 choice of its deepest ones. These kernels do both for every candidate pair
 of a pass (`engine.ode.collision.batch.SpaceContacts`) in one call each,
 with the same result as deciding the pairs one by one in pair order;
-`select_by_table` does both in one call when the table already knows every
-pair (a pass's Python calls and returned arrays cost more than its work), and
+`select_by_table` does both in one call, handing back the owner pairs the
+table does not know yet (a pass's Python calls and returned arrays cost more
+than its work), and
 `make_selected_joints` also writes the contact joints of the contacts kept.
 """
 
@@ -166,20 +167,39 @@ def select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow):
 
 
 @njit(cache=True, nogil=True)
+def undecided_owners(owner1, owner2, number, undecided):
+    """(u, 2) int64: the owners ``(owner1[i], owner2[i])`` of the pairs whose
+    rule ``number[i]`` is ``undecided`` (k,) each, in pair order (u may be 0)."""
+    u = 0
+    for i in range(number.shape[0]):
+        if number[i] == undecided:
+            u += 1
+    waiting = np.empty((u, 2), dtype=np.int64)
+    u = 0
+    for i in range(number.shape[0]):
+        if number[i] == undecided:
+            waiting[u, 0] = owner1[i]
+            waiting[u, 1] = owner2[i]
+            u += 1
+    return waiting
+
+
+@njit(cache=True, nogil=True)
 def select_by_table(counts, only, use_only, pairs, owner, table, undecided, limit, crow):
     """`pair_rule_numbers` then `select_contacts`, in one call.
 
     The arguments are theirs; ``undecided`` is the table entry of an owner
-    pair not decided yet. Returns ``(known, selection)``: ``known`` False
-    (and an empty `ContactSelection`) when a pair's entry is ``undecided``,
-    for the caller to decide those entries and call the two kernels.
+    pair not decided yet. Returns ``(waiting, selection)``: ``waiting`` (u,
+    2) int64 the owners of the pairs whose entry is ``undecided``, in pair
+    order; when there are any (u > 0) the selection is empty, for the caller
+    to decide those entries and call again.
     """
     live, owner1, owner2, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
-    for i in range(number.shape[0]):
-        if number[i] == undecided:
-            none = np.zeros(0, dtype=np.int64)
-            return False, select_contacts(none, none, none, none, counts, pairs, limit, crow)
-    return True, select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
+    waiting = undecided_owners(owner1, owner2, number, undecided)
+    if waiting.shape[0]:
+        none = np.zeros(0, dtype=np.int64)
+        return waiting, select_contacts(none, none, none, none, counts, pairs, limit, crow)
+    return waiting, select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
 
 
 class SelectedJoints(NamedTuple):
@@ -216,19 +236,9 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
     nothing is written and its ``owners`` are those of the pairs to decide.
     """
     live, owner1, owner2, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
-    u = 0
-    for i in range(number.shape[0]):
-        if number[i] == undecided:
-            u += 1
-    if u:
-        # the owner pairs to decide, in pair order, and nothing made
-        waiting = np.empty((u, 2), dtype=np.int64)
-        u = 0
-        for i in range(number.shape[0]):
-            if number[i] == undecided:
-                waiting[u, 0] = owner1[i]
-                waiting[u, 1] = owner2[i]
-                u += 1
+    waiting = undecided_owners(owner1, owner2, number, undecided)
+    if waiting.shape[0]:
+        # the owner pairs to decide, and nothing made
         none = np.zeros(0, dtype=np.int64)
         return SelectedJoints(False, none, np.zeros((0, crow.shape[1])), none, waiting, none,
                               none, -1, 0, 0)
@@ -256,13 +266,14 @@ def make_selected_joints(world, group, sc: SpaceContacts, only: np.ndarray | Non
                          owner: np.ndarray, table: np.ndarray, undecided: int,
                          limit: np.ndarray, values: np.ndarray,
                          modes: np.ndarray) -> SelectedJoints:
-    """The contacts of ``sc`` kept by the rule table (`select_by_table`: all
-    the candidate pairs, or ``only`` (k,) int64) and their contact joints in
-    ``world`` and ``group``, each with its rule's surface ``values (R, 14)``
-    and mode ``modes (R,)``, in one compiled call. When the table has pairs
-    not decided yet, nothing is made and the result is not ``known`` (its
-    ``owners``: those pairs'); the geoms of ``sc`` must have their bodies in
-    ``world`` and no geoms given directly (``sc.extra``)."""
+    """The contacts of ``sc`` kept by the rule table (as `select_by_table`
+    keeps them: all the candidate pairs, or ``only`` (k,) int64) and their
+    contact joints in ``world`` and ``group``, each with its rule's surface
+    ``values (R, 14)`` and mode ``modes (R,)``, in one compiled call
+    (`select_and_write`). When the table has pairs not decided yet, nothing
+    is made and the result is not ``known`` (its ``owners``: those pairs');
+    the geoms of ``sc`` must have their bodies in ``world`` and no geoms
+    given directly (``sc.extra``)."""
     store = world.joints
     seq0 = store.next_seq
     store.reserve(sc.rows.shape[0])  # room for every contact: at most these are kept

@@ -1,5 +1,6 @@
 """`select_by_table` (the rule lookup and the choice of contacts in one
-compiled call) against `pair_rule_numbers` then `select_contacts`."""
+compiled call) against `pair_rule_numbers` then `select_contacts`, and the
+owner pairs it hands back when the table does not know them yet."""
 
 from __future__ import annotations
 
@@ -42,17 +43,22 @@ def test_one_call_keeps_what_the_two_kernels_keep(seed: int, use_only: bool) -> 
     only = np.flatnonzero(counts > 0)[::2].astype(np.int64)
     live, first, second, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
     expected = select_contacts(live, first, second, number, counts, pairs, limit, rows)
-    known, kept = select_by_table(counts, only, use_only, pairs, owner, table, UNDECIDED, limit,
-                                  rows)
-    assert known
+    waiting, kept = select_by_table(counts, only, use_only, pairs, owner, table, UNDECIDED,
+                                    limit, rows)
+    assert waiting.shape == (0, 2)
     assert expected.rows.shape[0] > 0
     for name in expected._fields:
         np.testing.assert_array_equal(getattr(kept, name), getattr(expected, name), err_msg=name)
 
 
-def test_a_pair_not_decided_yet_is_left_to_the_caller() -> None:
+def test_the_pairs_not_decided_yet_are_handed_back_in_pair_order() -> None:
     counts, pairs, owner, table, limit, rows = _pass(7, undecided=True)
-    known, kept = select_by_table(counts, np.zeros(0, dtype=np.int64), False, pairs, owner,
-                                  table, UNDECIDED, limit, rows)
-    assert not known
+    table[table == 2] = UNDECIDED  # more owner pairs to decide, some met more than once
+    live, first, second, number = pair_rule_numbers(counts, np.zeros(0, dtype=np.int64), False,
+                                                    pairs, owner, table)
+    to_decide = number == UNDECIDED
+    waiting, kept = select_by_table(counts, np.zeros(0, dtype=np.int64), False, pairs, owner,
+                                    table, UNDECIDED, limit, rows)
+    assert waiting.shape[0] > 1
+    np.testing.assert_array_equal(waiting, np.stack([first[to_decide], second[to_decide]], 1))
     assert kept.pairs.shape == (0, 2) and kept.rows.shape == (0, 9)
