@@ -235,14 +235,12 @@ def select_and_write(counts, only, use_only, pairs, owner, table, undecided, lim
     Returns a `SelectedJoints`; when a pair's table entry is ``undecided``,
     nothing is written and its ``owners`` are those of the pairs to decide.
     """
-    live, owner1, owner2, number = pair_rule_numbers(counts, only, use_only, pairs, owner, table)
-    waiting = undecided_owners(owner1, owner2, number, undecided)
+    waiting, kept = select_by_table(counts, only, use_only, pairs, owner, table, undecided,
+                                    limit, crow)
     if waiting.shape[0]:
         # the owner pairs to decide, and nothing made
         none = np.zeros(0, dtype=np.int64)
-        return SelectedJoints(False, none, np.zeros((0, crow.shape[1])), none, waiting, none,
-                              none, -1, 0, 0)
-    kept = select_contacts(live, owner1, owner2, number, counts, pairs, limit, crow)
+        return SelectedJoints(False, none, kept.rows, none, waiting, none, none, -1, 0, 0)
     q = kept.numbers.shape[0]
     pair_values = np.empty((q, values.shape[1]))
     pair_modes = np.empty(q, dtype=np.int64)
